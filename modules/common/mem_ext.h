@@ -1,0 +1,47 @@
+// MemExt: the one TLM-2.0 extension every gpusc memory transaction carries (DESIGN §3).
+// The generic payload holds command, address, data pointer and length; MemExt adds what
+// GPU memory-system and NoC models need to route, merge and account for the transaction.
+// Masks: a 128 B line has 4 sectors of 32 B (sector_mask bits 0..3) and 32 words of 4 B
+// (word_mask bits 0..31); smaller lines use the low bits (paper 002 §3.1, paper 004 §4.1.1).
+#pragma once
+#include <cstdint>
+#include <systemc>
+#include <tlm>
+
+#include "common/dest_set.h"
+
+namespace gpusc {
+
+enum class MemKind : uint8_t { Read, Write, Atomic, Probe, Nack, ProbeReply };
+const char* to_string(MemKind k);
+
+struct MemExt : tlm::tlm_extension<MemExt> {
+  MemKind kind = MemKind::Read;
+  bool is_reply = false;        // false: request travelling to memory; true: its reply
+  uint32_t src = 0;             // originating unit / network node id
+  uint32_t dst = 0;             // destination node id (unicast)
+  DestSet dests;                // destination set for a multicast reply (empty = unicast dst)
+  uint32_t warp = 0;            // warp id within the source SM
+  uint64_t pc = 0;              // PC of the memory instruction
+  uint32_t sector_mask = 0;     // 32 B sectors touched
+  uint32_t word_mask = 0;       // 4 B words touched
+  uint32_t kernel_id = 0;
+  uint32_t cta_id = 0;
+  // Probe fields (paper 000): who started the probe, hops so far, leader/scout flag.
+  uint32_t probe_origin = 0;
+  uint8_t probe_hops = 0;
+  bool probe_leader = false;
+  // Timestamps (simulation time) for latency split: request / memory / reply.
+  sc_core::sc_time t_issue, t_req_inject, t_mem_accept, t_reply_inject, t_done;
+
+  void clear() { *this = MemExt{}; }
+  tlm::tlm_extension_base* clone() const override { return new MemExt(*this); }
+  void copy_from(const tlm::tlm_extension_base& other) override {
+    *this = static_cast<const MemExt&>(other);
+  }
+};
+
+// The MemExt of a payload; an SC_REPORT_ERROR names `who` when it is missing (a malformed payload).
+MemExt& mem_ext(tlm::tlm_generic_payload& gp, const char* who);
+
+}  // namespace gpusc

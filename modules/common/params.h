@@ -1,0 +1,171 @@
+// Params: every module's configuration is a plain struct with defaults (taken from the papers)
+// plus one descriptor, describe(), that names each field once with its doc and optional range
+// or choices. That single table drives loading from JSON, the unknown-key and type errors,
+// range checks, the dump of the effective configuration and the generated docs (STYLE P3).
+//
+//   struct Params {
+//     unsigned num_vcs = 4;
+//     std::string routing = "xy";
+//     template <class F> static void describe(F&& f) {
+//       using S = Params;
+//       GPUSC_PARAM_R(num_vcs, 1, 64, "virtual channels per virtual network [count]");
+//       GPUSC_PARAM_C(routing, "xy|yx", "dimension-order routing function");
+//     }
+//   };
+//
+// Config key = member name. Supported field types: bool, integers, double, std::string and
+// std::vector of those.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "common/report.h"
+
+namespace gpusc {
+
+using json = nlohmann::json;
+
+// Field metadata handed to a describe() visitor.
+struct FieldInfo {
+  const char* name;
+  const char* doc;
+  bool has_range = false;
+  double lo = 0, hi = 0;
+  const char* choices = nullptr;  // "a|b|c" for string fields
+};
+
+#define GPUSC_PARAM(m, doc) f(&S::m, ::gpusc::FieldInfo{#m, doc})
+#define GPUSC_PARAM_R(m, lo, hi, doc) f(&S::m, ::gpusc::FieldInfo{#m, doc, true, double(lo), double(hi)})
+#define GPUSC_PARAM_C(m, choices, doc) f(&S::m, ::gpusc::FieldInfo{#m, doc, false, 0, 0, choices})
+
+namespace detail {
+template <class T> struct is_vector : std::false_type {};
+template <class T> struct is_vector<std::vector<T>> : std::true_type {};
+
+template <class T> const char* type_name() {
+  if constexpr (std::is_same_v<T, bool>) return "bool";
+  else if constexpr (std::is_integral_v<T> && std::is_unsigned_v<T>) return "unsigned integer";
+  else if constexpr (std::is_integral_v<T>) return "integer";
+  else if constexpr (std::is_floating_point_v<T>) return "number";
+  else if constexpr (std::is_same_v<T, std::string>) return "string";
+  else return "list";
+}
+
+// Converts j into T or returns false (wrong type).
+template <class T> bool convert(const json& j, T& out) {
+  if constexpr (std::is_same_v<T, bool>) {
+    if (!j.is_boolean()) return false;
+    out = j.get<bool>();
+  } else if constexpr (std::is_integral_v<T> && std::is_unsigned_v<T>) {
+    if (j.is_number_unsigned()) out = static_cast<T>(j.get<uint64_t>());
+    else return false;
+  } else if constexpr (std::is_integral_v<T>) {
+    if (!j.is_number_integer()) return false;
+    out = static_cast<T>(j.get<int64_t>());
+  } else if constexpr (std::is_floating_point_v<T>) {
+    if (!j.is_number()) return false;
+    out = j.get<T>();
+  } else if constexpr (std::is_same_v<T, std::string>) {
+    if (!j.is_string()) return false;
+    out = j.get<std::string>();
+  } else {
+    static_assert(is_vector<T>::value, "unsupported Params field type");
+    if (!j.is_array()) return false;
+    T v;
+    for (const auto& e : j) {
+      typename T::value_type x{};
+      if (!convert(e, x)) return false;
+      v.push_back(x);
+    }
+    out = std::move(v);
+  }
+  return true;
+}
+
+std::string known_keys_sentence(const std::vector<std::string>& keys);
+void check_range(const std::string& key, double v, const FieldInfo& fi);
+void check_choice(const std::string& key, const std::string& v, const FieldInfo& fi);
+
+template <class T> void check_field(const std::string& key, const T& v, const FieldInfo& fi) {
+  if constexpr (std::is_arithmetic_v<T> && !std::is_same_v<T, bool>) {
+    if (fi.has_range) check_range(key, static_cast<double>(v), fi);
+  } else if constexpr (std::is_same_v<T, std::string>) {
+    if (fi.choices) check_choice(key, v, fi);
+  } else if constexpr (is_vector<T>::value) {
+    for (const auto& x : v) check_field(key, x, fi);
+  }
+}
+
+inline std::string join_key(const std::string& where, const char* name) {
+  return where.empty() ? std::string(name) : where + "." + name;
+}
+}  // namespace detail
+
+// Range and choice checks of an already filled struct; errors name `where.key`.
+template <class P> void validate(const P& p, const std::string& where) {
+  P::describe([&](auto member, const FieldInfo& fi) {
+    detail::check_field(detail::join_key(where, fi.name), p.*member, fi);
+  });
+}
+
+// Defaults overridden by the keys of object `j`. Unknown key, wrong type, value out of range:
+// SC_REPORT_ERROR naming `where.key` and the known keys / allowed values.
+template <class P> P params_from_json(const json& j, const std::string& where) {
+  P p{};
+  if (j.is_null()) { validate(p, where); return p; }
+  if (!j.is_object())
+    error("gpusc.params", "configuration '", where.empty() ? "<top>" : where, "' must be a JSON object, got ", j.dump());
+  std::vector<std::string> known;
+  P::describe([&](auto, const FieldInfo& fi) { known.emplace_back(fi.name); });
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    bool found = false;
+    P::describe([&](auto member, const FieldInfo& fi) {
+      if (found || it.key() != fi.name) return;
+      found = true;
+      using T = std::decay_t<decltype(p.*member)>;
+      if (!detail::convert(it.value(), p.*member))
+        error("gpusc.params", "parameter '", detail::join_key(where, fi.name), "' must be a ",
+              detail::type_name<T>(), ", got ", it.value().dump());
+    });
+    if (!found)
+      error("gpusc.params", "unknown parameter '", detail::join_key(where, it.key().c_str()), "'; ",
+            detail::known_keys_sentence(known));
+  }
+  validate(p, where);
+  return p;
+}
+
+// The effective values as a JSON object (key = member name).
+template <class P> json params_to_json(const P& p) {
+  json j = json::object();
+  P::describe([&](auto member, const FieldInfo& fi) { j[fi.name] = p.*member; });
+  return j;
+}
+
+// Per-field documentation: [{name, type, default, doc, range|choices}], for docs and --help.
+template <class P> json params_doc() {
+  json rows = json::array();
+  const P d{};
+  P::describe([&](auto member, const FieldInfo& fi) {
+    using T = std::decay_t<decltype(d.*member)>;
+    json r = {{"name", fi.name}, {"type", detail::type_name<T>()}, {"default", d.*member}, {"doc", fi.doc}};
+    if (fi.has_range) r["range"] = {fi.lo, fi.hi};
+    if (fi.choices) r["choices"] = fi.choices;
+    rows.push_back(r);
+  });
+  return rows;
+}
+
+// Reads a JSON file; a missing or malformed file is an error naming the file and the position.
+json load_json_file(const std::string& path);
+// Parses JSON text; `what` names the source in the error message.
+json parse_json(const std::string& text, const std::string& what);
+// Applies "a.b.c=value" onto cfg. The value is parsed as JSON when it is valid JSON (4, 2.5,
+// true, "x", [1,2]) and taken as a string otherwise (xy). Intermediate objects are created.
+void apply_override(json& cfg, const std::string& assignment);
+
+}  // namespace gpusc

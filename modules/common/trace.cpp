@@ -1,0 +1,63 @@
+#include "common/trace.h"
+
+#include "common/report.h"
+
+namespace gpusc {
+
+TraceWriter::TraceWriter(const std::string& path) : out_(path) {
+  if (!out_) error("gpusc.trace", "cannot write trace file '", path, "': check that the folder exists and is writable");
+  out_ << "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n";
+  open_ = true;
+}
+
+TraceWriter::~TraceWriter() { close(); }
+
+void TraceWriter::close() {
+  if (!open_) return;
+  out_ << "{}]}\n";  // the empty object lets every event end with a comma
+  out_.close();
+  open_ = false;
+}
+
+unsigned TraceWriter::track_id(const std::string& track) {
+  auto [it, fresh] = tracks_.emplace(track, static_cast<unsigned>(tracks_.size() + 1));
+  if (fresh && open_)
+    out_ << "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":1,\"tid\":" << it->second
+         << ",\"args\":{\"name\":\"" << track << "\"}},\n";
+  return it->second;
+}
+
+void TraceWriter::event(char ph, const std::string& track, const char* what, uint64_t id, const sc_core::sc_time& t) {
+  if (!open_) return;
+  const unsigned tid = track_id(track);
+  // ts in microseconds; ps resolution kept as a fraction
+  out_ << "{\"ph\":\"" << ph << "\",\"cat\":\"" << track << "\",\"name\":\"" << what << "\",\"id\":" << id
+       << ",\"pid\":1,\"tid\":" << tid << ",\"ts\":" << t.to_seconds() * 1e6 << "},\n";
+  ++events_;
+}
+
+void TraceWriter::begin(const std::string& track, const char* what, uint64_t id, const sc_core::sc_time& t) {
+  event('b', track, what, id, t);
+}
+
+void TraceWriter::end(const std::string& track, const char* what, uint64_t id, const sc_core::sc_time& t) {
+  event('e', track, what, id, t);
+}
+
+namespace {
+unsigned walk(sc_core::sc_object* o, TraceWriter* w) {
+  unsigned n = 0;
+  if (auto* h = dynamic_cast<TraceHook*>(o)) { h->attach(w); ++n; }
+  for (sc_core::sc_object* c : o->get_child_objects()) n += walk(c, w);
+  return n;
+}
+}  // namespace
+
+unsigned attach_trace(TraceWriter* w, sc_core::sc_object* top) {
+  if (top) return walk(top, w);
+  unsigned n = 0;
+  for (sc_core::sc_object* o : sc_core::sc_get_top_level_objects()) n += walk(o, w);
+  return n;
+}
+
+}  // namespace gpusc
