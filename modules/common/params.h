@@ -42,7 +42,23 @@ struct FieldInfo {
 #define GPUSC_PARAM_R(m, lo, hi, doc) f(&S::m, ::gpusc::FieldInfo{#m, doc, true, double(lo), double(hi)})
 #define GPUSC_PARAM_C(m, choices, doc) f(&S::m, ::gpusc::FieldInfo{#m, doc, false, 0, 0, choices})
 
+template <class P> P params_from_json(const json& j, const std::string& where);
+template <class P> json params_to_json(const P& p);
+template <class P> void validate(const P& p, const std::string& where);
+template <class P> json params_doc();
+
 namespace detail {
+// A nested section: a field whose type has its own describe().
+struct AnyVisitor {
+  template <class M> void operator()(M, const FieldInfo&) const {}
+};
+template <class T> struct is_section {
+  template <class U> static auto test(int) -> decltype(U::describe(AnyVisitor{}), std::true_type{});
+  template <class U> static std::false_type test(...);
+  static constexpr bool value = decltype(test<T>(0))::value;
+};
+template <class T> constexpr bool is_section_t = is_section<T>::value;
+
 template <class T> struct is_vector : std::false_type {};
 template <class T> struct is_vector<std::vector<T>> : std::true_type {};
 
@@ -52,6 +68,7 @@ template <class T> const char* type_name() {
   else if constexpr (std::is_integral_v<T>) return "integer";
   else if constexpr (std::is_floating_point_v<T>) return "number";
   else if constexpr (std::is_same_v<T, std::string>) return "string";
+  else if constexpr (is_section_t<T>) return "section";
   else return "list";
 }
 
@@ -91,7 +108,9 @@ void check_range(const std::string& key, double v, const FieldInfo& fi);
 void check_choice(const std::string& key, const std::string& v, const FieldInfo& fi);
 
 template <class T> void check_field(const std::string& key, const T& v, const FieldInfo& fi) {
-  if constexpr (std::is_arithmetic_v<T> && !std::is_same_v<T, bool>) {
+  if constexpr (is_section_t<T>) {
+    validate(v, key);
+  } else if constexpr (std::is_arithmetic_v<T> && !std::is_same_v<T, bool>) {
     if (fi.has_range) check_range(key, static_cast<double>(v), fi);
   } else if constexpr (std::is_same_v<T, std::string>) {
     if (fi.choices) check_choice(key, v, fi);
@@ -103,6 +122,7 @@ template <class T> void check_field(const std::string& key, const T& v, const Fi
 inline std::string join_key(const std::string& where, const char* name) {
   return where.empty() ? std::string(name) : where + "." + name;
 }
+
 }  // namespace detail
 
 // Range and choice checks of an already filled struct; errors name `where.key`.
@@ -127,7 +147,9 @@ template <class P> P params_from_json(const json& j, const std::string& where) {
       if (found || it.key() != fi.name) return;
       found = true;
       using T = std::decay_t<decltype(p.*member)>;
-      if (!detail::convert(it.value(), p.*member))
+      if constexpr (detail::is_section_t<T>) {
+        p.*member = params_from_json<T>(it.value(), detail::join_key(where, fi.name));
+      } else if (!detail::convert(it.value(), p.*member))
         error("gpusc.params", "parameter '", detail::join_key(where, fi.name), "' must be a ",
               detail::type_name<T>(), ", got ", it.value().dump());
     });
@@ -142,7 +164,11 @@ template <class P> P params_from_json(const json& j, const std::string& where) {
 // The effective values as a JSON object (key = member name).
 template <class P> json params_to_json(const P& p) {
   json j = json::object();
-  P::describe([&](auto member, const FieldInfo& fi) { j[fi.name] = p.*member; });
+  P::describe([&](auto member, const FieldInfo& fi) {
+    using T = std::decay_t<decltype(p.*member)>;
+    if constexpr (detail::is_section_t<T>) j[fi.name] = params_to_json(p.*member);
+    else j[fi.name] = p.*member;
+  });
   return j;
 }
 
@@ -152,7 +178,9 @@ template <class P> json params_doc() {
   const P d{};
   P::describe([&](auto member, const FieldInfo& fi) {
     using T = std::decay_t<decltype(d.*member)>;
-    json r = {{"name", fi.name}, {"type", detail::type_name<T>()}, {"default", d.*member}, {"doc", fi.doc}};
+    json r = {{"name", fi.name}, {"type", detail::type_name<T>()}, {"doc", fi.doc}};
+    if constexpr (detail::is_section_t<T>) r["fields"] = params_doc<T>();
+    else r["default"] = d.*member;
     if (fi.has_range) r["range"] = {fi.lo, fi.hi};
     if (fi.choices) r["choices"] = fi.choices;
     rows.push_back(r);

@@ -1,0 +1,35 @@
+// Packet and Flit: what moves inside the NoC (DESIGN §3: flits, not generic payloads, on the
+// hot path). A Packet is created by the source network interface and shared by all its flits
+// and all multicast replicas; a Flit is a small value copied router to router.
+#pragma once
+#include <cstdint>
+
+#include <tlm>
+
+#include "common/dest_set.h"
+
+namespace gpusc::noc {
+
+struct Packet {
+  uint64_t id = 0;
+  uint32_t src = 0;                          // source node
+  DestSet dests;                             // all destinations (one bit for unicast)
+  uint16_t flits = 1;                        // length in flits (header included)
+  uint8_t vnet = 0;                          // virtual network (request / reply class)
+  uint64_t created = 0;                      // cycle the packet entered the source queue
+  uint64_t injected = 0;                     // cycle its head flit entered the network
+  tlm::tlm_generic_payload* payload = nullptr;  // message carried (nullptr for raw traffic)
+  uint32_t pending_dests = 0;                // destinations that still have to eject the tail
+};
+
+struct Flit {
+  Packet* pkt = nullptr;
+  DestSet dests;          // head flit: destinations of this replica branch
+  uint64_t ready = 0;     // first cycle the flit may be processed where it now sits
+  uint16_t seq = 0;       // index within the packet (0 = head)
+  uint8_t vc = 0;         // virtual channel it occupies at the receiving input port
+  bool head() const { return seq == 0; }
+  bool tail() const { return seq + 1u == pkt->flits; }
+};
+
+}  // namespace gpusc::noc

@@ -1,0 +1,17 @@
+// Memory-controller placement on a k x m mesh (paper 001 §5.4, after Jang et al.): which nodes
+// host MCs; the remaining nodes host SMs. Node id = y * k + x, y = 0 is the bottom row.
+//   bottom     : all MCs on row 0, spread evenly along x
+//   top-bottom : half on row 0, half on row m-1 (the odd one at the bottom), each spread
+//   edge       : half on column 0, half on column k-1, spread along y
+//   diamond    : spread evenly around the diamond |x - cx| + |y - cy| = r, r = min(k, m) / 2 - 1
+//                (the paper names the shape only; this ring of points is our choice)
+// Errors when the MCs do not fit (more MCs than places, or a mesh too small for the shape).
+#pragma once
+#include <string>
+#include <vector>
+
+namespace gpusc::noc {
+
+std::vector<unsigned> mc_placement(unsigned k, unsigned m, unsigned count, const std::string& style);
+
+}  // namespace gpusc::noc

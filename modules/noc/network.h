@@ -1,0 +1,87 @@
+// Network: a whole NoC built from a config, as a recipe (STYLE P6/P7): build the routing
+// strategy, the routers, the network interfaces, then connect them per topology.
+//   mesh     : k x m routers, node y*k+x at router y*k+x, dimension-order routing per vnet
+//   ring     : k routers in a bidirectional ring (MCM-GPU inter-GPM ring), dateline VCs
+//   crossbar : one k-port switch, destination-tag routing (paper 001 §4.2); separate request
+//              and reply crossbars are two Networks with one virtual network each
+// Every node has one NetworkInterface: ni(node).in[vnet] / .out[vnet] are its TLM ports.
+// A platform needing separate physical request and reply networks (paper 000) builds two.
+#pragma once
+#include <deque>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <systemc>
+
+#include "common/clock_domain.h"
+#include "common/params.h"
+#include "noc/network_interface.h"
+#include "noc/packet_pool.h"
+#include "noc/route_func.h"
+#include "noc/router.h"
+
+namespace gpusc::noc {
+
+class Network : public sc_core::sc_module {
+ public:
+  struct Params {
+    std::string topology = "mesh";
+    unsigned k = 8;                 // mesh columns; ring / crossbar nodes
+    unsigned m = 8;                 // mesh rows (ignored otherwise)
+    std::string routing = "xy-yx";  // per virtual network, '-' separated (mesh only)
+    unsigned link_latency = 1;
+    unsigned credit_latency = 1;
+    Router::Params router;
+    NetworkInterface::Params ni;
+    template <class F> static void describe(F&& f) {
+      using S = Params;
+      GPUSC_PARAM_C(topology, "mesh|ring|crossbar", "network topology");
+      GPUSC_PARAM_R(k, 1, 256, "mesh columns, or nodes of a ring / crossbar [count]");
+      GPUSC_PARAM_R(m, 1, 256, "mesh rows [count]");
+      GPUSC_PARAM(routing, "mesh routing per virtual network, '-' separated: xy, yx, xy-yx (XY requests, YX replies)");
+      GPUSC_PARAM_R(link_latency, 1, 1000, "router-to-router and NI channel traversal [cycles]");
+      GPUSC_PARAM_R(credit_latency, 1, 1000, "credit return [cycles]");
+      GPUSC_PARAM(router, "router parameters");
+      GPUSC_PARAM(ni, "network-interface parameters");
+    }
+  };
+
+  Network(sc_core::sc_module_name name, const Params& p, ClockDomain& clk);
+  Network(const Network&) = delete;
+  Network& operator=(const Network&) = delete;
+
+  const Params& params() const { return p_; }
+  unsigned nodes() const { return static_cast<unsigned>(nis_.size()); }
+  NetworkInterface& ni(unsigned node) { return nis_[node]; }
+  Router& router(unsigned r) { return routers_[r]; }
+  unsigned routers() const { return static_cast<unsigned>(routers_.size()); }
+  const std::deque<FlitLink>& links() const { return links_; }
+  const PacketPool& packets() const { return pool_; }
+  uint64_t flit_hops() const;  // router traversals so far
+  // Hops (routers traversed) of a unicast packet from src to dst.
+  unsigned hops(unsigned src, unsigned dst) const;
+
+ private:
+  void check_config() const;
+  std::unique_ptr<RouteFunc> make_route() const;
+  unsigned router_ports() const;
+  void build_routers();
+  void build_interfaces();
+  void connect_mesh();
+  void connect_ring();
+  void connect_crossbar();
+  void connect_interfaces();
+  FlitLink& link(FlitPortOwner& up, unsigned up_port, FlitPortOwner& down, unsigned down_port);
+  void router_link(unsigned a, unsigned a_port, unsigned b, unsigned b_port);
+
+  const Params p_;
+  ClockDomain& clk_;
+  PacketPool pool_;
+  std::unique_ptr<RouteFunc> route_;
+  sc_core::sc_vector<Router> routers_;
+  sc_core::sc_vector<NetworkInterface> nis_;
+  std::deque<FlitLink> links_;
+};
+
+}  // namespace gpusc::noc

@@ -1,0 +1,184 @@
+#include "noc/network_interface.h"
+
+#include "common/mem_ext.h"
+#include "common/report.h"
+
+namespace gpusc::noc {
+
+NetworkInterface::NetworkInterface(sc_core::sc_module_name name, const Params& p, unsigned node, unsigned nodes,
+                                   unsigned vnets, unsigned vcs_per_vnet, unsigned vc_depth, ClockDomain& clk,
+                                   PacketPool& pool)
+    : sc_core::sc_module(name),
+      in("in", vnets),
+      out("out", vnets),
+      p_(p),
+      node_(node),
+      nodes_(nodes),
+      vnets_(vnets),
+      vpv_(vcs_per_vnet),
+      vc_depth_(vc_depth),
+      clk_(clk),
+      pool_(pool),
+      inj_(vnets),
+      credits_(vnets * vcs_per_vnet, vc_depth),
+      vc_busy_(vnets * vcs_per_vnet, false),
+      ej_vcs_(vnets * vcs_per_vnet),
+      ej_(vnets),
+      pk_in_(stats_.counter("packets_injected", Unit::Packets, "packets that entered the network here")),
+      fl_in_(stats_.counter("flits_injected", Unit::Flits, "flits that entered the network here")),
+      pk_out_(stats_.counter("packets_ejected", Unit::Packets, "packets delivered here (one per multicast destination)")),
+      fl_out_(stats_.counter("flits_ejected", Unit::Flits, "flits that left the network here")),
+      inj_full_(stats_.counter("inject_full", Unit::Count, "messages refused because the injection queue was full")),
+      net_lat_(stats_.average("network_latency", Unit::Cycles, "head injection to tail ejection")) {
+  validate(p, this->name());
+  for (unsigned v = 0; v < vnets; ++v) {
+    in[v].set_accept([this, v](tlm::tlm_generic_payload& gp) { return accept(v, gp); });
+    out[v].on_accept([this] { clk_.wake_after_now(*this); });
+  }
+}
+
+void NetworkInterface::connect_inject(FlitLink& link) { inj_link_ = &link; }
+void NetworkInterface::connect_eject(FlitLink& link) { ej_link_ = &link; }
+
+unsigned NetworkInterface::packet_flits(const tlm::tlm_generic_payload& gp) const {
+  const MemExt* e = gp.get_extension<MemExt>();
+  unsigned data = 0;
+  if (e) {
+    const bool carries = e->is_reply ? (e->kind == MemKind::Read || e->kind == MemKind::ProbeReply)
+                                     : (e->kind == MemKind::Write || e->kind == MemKind::Atomic);
+    if (carries) data = gp.get_data_length();
+  }
+  const unsigned bytes = p_.header_bytes + data;
+  return bytes == 0 ? 1 : (bytes + p_.flit_bytes - 1) / p_.flit_bytes;
+}
+
+bool NetworkInterface::accept(unsigned vnet, tlm::tlm_generic_payload& gp) {
+  MemExt& e = mem_ext(gp, name());
+  InjectVnet& q = inj_[vnet];
+  if (q.queue.size() >= p_.inject_queue) {
+    ++inj_full_;
+    return false;
+  }
+  Packet* pk = pool_.take();
+  pk->src = node_;
+  pk->dests = e.dests.empty() ? DestSet::single(e.dst) : e.dests;
+  pk->dests.for_each([&](unsigned d) {
+    if (d >= nodes_) error(name(), "message to node ", d, " but the network has ", nodes_, " nodes");
+  });
+  pk->flits = static_cast<uint16_t>(packet_flits(gp));
+  pk->vnet = static_cast<uint8_t>(vnet);
+  pk->created = clk_.now();
+  pk->payload = &gp;
+  pk->pending_dests = pk->dests.count();
+  for (unsigned i = 1; i < pk->pending_dests; ++i) gp.acquire();  // one reference per destination
+  q.queue.push_back(pk);
+  clk_.wake_after_now(*this);
+  return true;
+}
+
+void NetworkInterface::receive_flit(unsigned, const Flit& f) {
+  EjectVc& q = ej_vcs_.at(f.vc);
+  if (q.flits.size() >= vc_depth_) error(name(), "ejection buffer overflow on VC ", unsigned(f.vc));
+  q.flits.push_back(f);
+  clk_.wake(*this, f.ready);
+}
+
+void NetworkInterface::receive_credit(unsigned, unsigned vc, uint64_t ready) { pending_credits_.emplace_back(ready, vc); }
+
+bool NetworkInterface::tick(uint64_t cycle) {
+  for (size_t i = 0; i < pending_credits_.size();) {
+    if (pending_credits_[i].first <= cycle) {
+      ++credits_[pending_credits_[i].second];
+      pending_credits_[i] = pending_credits_.back();
+      pending_credits_.pop_back();
+    } else {
+      ++i;
+    }
+  }
+  eject(cycle);
+  deliver();
+  inject(cycle);
+  bool busy = false;
+  for (unsigned v = 0; v < vnets_; ++v)
+    busy |= !inj_[v].queue.empty() || (!ej_[v].queue.empty() && !out[v].busy());
+  for (const EjectVc& q : ej_vcs_) busy |= !q.flits.empty();
+  return busy;
+}
+
+void NetworkInterface::eject(uint64_t cycle) {
+  for (unsigned vc = 0; vc < ej_vcs_.size(); ++vc) {
+    EjectVc& q = ej_vcs_[vc];
+    while (!q.flits.empty() && q.flits.front().ready <= cycle) {
+      const Flit f = q.flits.front();
+      EjectVnet& ev = ej_[f.pkt->vnet];
+      if (f.head() && !q.reserved) {
+        if (ev.queue.size() + ev.reserved >= p_.eject_queue) break;  // no room: hold credits
+        q.reserved = true;
+        ++ev.reserved;
+      }
+      q.flits.pop_front();
+      ++fl_out_;
+      ej_link_->credit(vc, cycle);
+      if (!f.tail()) continue;
+      q.reserved = false;
+      --ev.reserved;
+      Packet* pk = f.pkt;
+      ev.queue.push_back(pk->payload);
+      net_lat_.add(static_cast<double>(cycle - pk->injected));
+      if (--pk->pending_dests == 0) pool_.give_back(pk);
+    }
+  }
+}
+
+void NetworkInterface::deliver() {
+  for (unsigned v = 0; v < vnets_; ++v) {
+    EjectVnet& ev = ej_[v];
+    if (ev.queue.empty() || out[v].busy()) continue;
+    tlm::tlm_generic_payload* gp = ev.queue.front();
+    ev.queue.pop_front();
+    ++pk_out_;
+    out[v].send(*gp);  // handed over even if the target withholds END_REQ
+  }
+}
+
+void NetworkInterface::inject(uint64_t cycle) {
+  // Round-robin over virtual networks whose head packet can send a flit this cycle.
+  for (unsigned k = 0; k < vnets_; ++k) {
+    const unsigned v = (rr_ + k) % vnets_;
+    InjectVnet& q = inj_[v];
+    if (q.queue.empty()) continue;
+    if (q.vc < 0) {
+      for (unsigned c = v * vpv_; c < (v + 1) * vpv_; ++c)
+        if (!vc_busy_[c] && credits_[c] > 0) { q.vc = static_cast<int>(c); break; }
+      if (q.vc < 0) continue;
+      vc_busy_[static_cast<unsigned>(q.vc)] = true;
+    }
+    const unsigned vc = static_cast<unsigned>(q.vc);
+    if (credits_[vc] == 0) continue;
+    Packet* pk = q.queue.front();
+    Flit f;
+    f.pkt = pk;
+    f.seq = static_cast<uint16_t>(q.sent);
+    f.vc = static_cast<uint8_t>(vc);
+    if (f.head()) {
+      f.dests = pk->dests;
+      pk->injected = cycle;
+      pk->payload->get_extension<MemExt>()->t_req_inject = clk_.time_of(cycle);
+      ++pk_in_;
+    }
+    --credits_[vc];
+    ++fl_in_;
+    inj_link_->send(f, cycle + inj_link_->latency);
+    if (++q.sent == pk->flits) {
+      q.queue.pop_front();
+      q.sent = 0;
+      vc_busy_[vc] = false;
+      q.vc = -1;
+      in[v].retry();  // a withheld message may take the freed slot
+    }
+    rr_ = (v + 1) % vnets_;
+    return;  // one flit per cycle on the injection channel
+  }
+}
+
+}  // namespace gpusc::noc

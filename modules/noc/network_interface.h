@@ -1,0 +1,112 @@
+// NetworkInterface (NI): where TLM meets flits (DESIGN §3). Local units hand messages to
+// in[vnet] (one MsgIn per virtual network, so a full request queue never blocks replies); the
+// NI packetizes each into ceil((header_bytes + data_bytes) / flit_bytes) flits, where
+// data_bytes is the payload length for write/atomic requests and read/probe replies and 0 for
+// control messages (a read request is one flit; a 128 B reply with 16 B flits and an 8 B
+// header is 9). Packets arriving from the router are reassembled and delivered on out[vnet].
+// Back-pressure is real: a full injection queue withholds END_REQ from the local unit (this is
+// how an MC stall arises, paper 001 §2.1); a full ejection queue or a stalled local target
+// stops credits, so the network backs up.
+// Destinations: MemExt::dests when non-empty (multicast reply), else MemExt::dst.
+// Timing: a message handed over in cycle c is latched at c + 1 (that is the 1-cycle injection
+// channel) and its head flit is usable in the router at c + 2; a tail that the last router
+// switched in cycle x is ejected (delivered) in cycle x + 1 + eject latency.
+// Open choices: one packet per virtual network is being injected at a time (the queue head);
+// the injection channel carries one flit per cycle, virtual networks take turns round-robin;
+// an ejecting packet reserves its ejection-queue slot when its head arrives.
+#pragma once
+#include <cstdint>
+#include <deque>
+#include <vector>
+
+#include <systemc>
+
+#include "common/clock_domain.h"
+#include "common/msg_port.h"
+#include "common/params.h"
+#include "common/stats.h"
+#include "noc/flit_link.h"
+#include "noc/packet_pool.h"
+
+namespace gpusc::noc {
+
+class NetworkInterface : public sc_core::sc_module, public FlitPortOwner, private Tickable {
+ public:
+  struct Params {
+    unsigned flit_bytes = 16;    // link width
+    unsigned header_bytes = 8;   // packet header carried in the first flit
+    unsigned inject_queue = 4;   // packets per virtual network waiting to enter the network
+    unsigned eject_queue = 4;    // reassembled packets per virtual network waiting for the local unit
+    template <class F> static void describe(F&& f) {
+      using S = Params;
+      GPUSC_PARAM_R(flit_bytes, 1, 1024, "flit (channel) width [bytes] (001 Table 1: 16 mesh / 32 crossbar; 000: 32)");
+      GPUSC_PARAM_R(header_bytes, 0, 1024, "header bytes added to every packet [bytes]");
+      GPUSC_PARAM_R(inject_queue, 1, 4096, "injection queue per virtual network [packets]");
+      GPUSC_PARAM_R(eject_queue, 1, 4096, "ejection queue per virtual network [packets]");
+    }
+  };
+
+  sc_core::sc_vector<MsgIn> in;    // [vnet] messages into the network
+  sc_core::sc_vector<MsgOut> out;  // [vnet] messages out of the network
+
+  NetworkInterface(sc_core::sc_module_name name, const Params& p, unsigned node, unsigned nodes, unsigned vnets,
+                   unsigned vcs_per_vnet, unsigned vc_depth, ClockDomain& clk, PacketPool& pool);
+  NetworkInterface(const NetworkInterface&) = delete;
+  NetworkInterface& operator=(const NetworkInterface&) = delete;
+
+  void connect_inject(FlitLink& link);  // NI -> router
+  void connect_eject(FlitLink& link);   // router -> NI
+
+  void receive_flit(unsigned in_port, const Flit& f) override;
+  void receive_credit(unsigned out_port, unsigned vc, uint64_t ready) override;
+
+  unsigned node() const { return node_; }
+  unsigned packet_flits(const tlm::tlm_generic_payload& gp) const;
+  size_t inject_backlog(unsigned vnet) const { return inj_[vnet].queue.size(); }
+  uint64_t packets_ejected() const { return pk_out_.value(); }
+
+ private:
+  struct InjectVnet {
+    std::deque<Packet*> queue;
+    int vc = -1;           // router input VC used by the queue head
+    unsigned sent = 0;     // flits of the head sent
+  };
+  struct EjectVc {
+    std::deque<Flit> flits;
+    bool reserved = false;  // the packet at the front holds an ejection-queue slot
+  };
+  struct EjectVnet {
+    std::deque<tlm::tlm_generic_payload*> queue;
+    unsigned reserved = 0;
+  };
+
+  bool accept(unsigned vnet, tlm::tlm_generic_payload& gp);
+  bool tick(uint64_t cycle) override;
+  void eject(uint64_t cycle);
+  void deliver();
+  void inject(uint64_t cycle);
+
+  const Params p_;
+  const unsigned node_, nodes_, vnets_, vpv_, vc_depth_;
+  ClockDomain& clk_;
+  PacketPool& pool_;
+  FlitLink* inj_link_ = nullptr;
+  FlitLink* ej_link_ = nullptr;
+  std::vector<InjectVnet> inj_;
+  std::vector<unsigned> credits_;  // router input VCs
+  std::vector<bool> vc_busy_;
+  std::vector<std::pair<uint64_t, unsigned>> pending_credits_;
+  std::vector<EjectVc> ej_vcs_;
+  std::vector<EjectVnet> ej_;
+  unsigned rr_ = 0;
+
+  StatGroup stats_;
+  Counter& pk_in_;
+  Counter& fl_in_;
+  Counter& pk_out_;
+  Counter& fl_out_;
+  Counter& inj_full_;
+  Average& net_lat_;
+};
+
+}  // namespace gpusc::noc

@@ -1,0 +1,72 @@
+// RouteFunc: the routing strategy a router is given (STYLE P7: topology is a builder, routing
+// a strategy, the router neither). For a head flit at a router it returns the branches the
+// packet takes: one for unicast; for a multicast destination set one branch per output port,
+// each carrying the subset of destinations reached through that port (paper 001 §4.3: DOR
+// tree, lookahead multicast route computation splits the destination list per output port).
+// A branch also restricts the VCs it may use (dateline classes on the ring).
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "noc/flit.h"
+
+namespace gpusc::noc {
+
+struct RouteBranch {
+  unsigned port;
+  DestSet dests;
+  unsigned vc_lo, vc_hi;  // allowed output VCs [vc_lo, vc_hi)
+};
+
+class RouteFunc {
+ public:
+  virtual ~RouteFunc() = default;
+  // Appends the branches for `head` (arriving on in_port/in_vc of `router`) to out.
+  virtual void route(unsigned router, unsigned in_port, unsigned in_vc, const Flit& head,
+                     std::vector<RouteBranch>& out) const = 0;
+};
+
+// Dimension-order routing on a k x m mesh, one algorithm per virtual network ("xy" or "yx";
+// paper 001 §5.1 uses XY requests with XY or YX replies). Ports: 0 local, 1 east (+x),
+// 2 west, 3 north (+y), 4 south. Node id = y * k + x. Multicast splits along the DOR tree.
+class MeshDorRoute : public RouteFunc {
+ public:
+  enum Port : unsigned { kLocal = 0, kEast = 1, kWest = 2, kNorth = 3, kSouth = 4 };
+  MeshDorRoute(unsigned k, unsigned m, std::vector<bool> yx_per_vnet, unsigned vcs_per_vnet);
+  void route(unsigned router, unsigned in_port, unsigned in_vc, const Flit& head,
+             std::vector<RouteBranch>& out) const override;
+  unsigned port_towards(unsigned router, unsigned dest, unsigned vnet) const;
+
+ private:
+  unsigned k_, m_;
+  std::vector<bool> yx_;
+  unsigned vpv_;
+};
+
+// Shortest-direction routing on a bidirectional ring of n routers with a dateline between
+// router n-1 and 0: each virtual network's VCs split into two classes, class 1 after a packet
+// has crossed the dateline, which breaks the cyclic channel dependence. Ports: 0 local,
+// 1 clockwise (+1), 2 counter-clockwise (-1). Ties go clockwise. Needs >= 2 VCs per vnet.
+class RingRoute : public RouteFunc {
+ public:
+  RingRoute(unsigned n, unsigned vcs_per_vnet);
+  void route(unsigned router, unsigned in_port, unsigned in_vc, const Flit& head,
+             std::vector<RouteBranch>& out) const override;
+
+ private:
+  unsigned n_, vpv_;
+};
+
+// Destination-tag routing through a single crossbar switch: output port = destination node
+// (paper 001 §4.2); a multicast set fans out to all its ports at once (mux-based crossbar).
+class CrossbarRoute : public RouteFunc {
+ public:
+  explicit CrossbarRoute(unsigned vcs_per_vnet) : vpv_(vcs_per_vnet) {}
+  void route(unsigned router, unsigned in_port, unsigned in_vc, const Flit& head,
+             std::vector<RouteBranch>& out) const override;
+
+ private:
+  unsigned vpv_;
+};
+
+}  // namespace gpusc::noc

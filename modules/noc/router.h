@@ -1,0 +1,140 @@
+// Router: input-queued virtual-channel router with wormhole switching, credit-based flow
+// control and tree multicast (DESIGN §4; paper 000 §III-A, paper 001 §4.3, Table 1).
+//
+// One class serves unicast and multicast: the RouteFunc returns one branch per output port a
+// packet takes. A multicast packet is replicated asynchronously (paper 001 §4.3): every branch
+// allocates its own output VC and competes in switch allocation like any other flit, and the
+// input VC frees a flit's slot only after every branch has sent it.
+//
+// Per-cycle order (tick), while the router holds flits:
+//   1. credits that have come back are applied;
+//   2. RC: a head flit at the front of an idle input VC is routed into branches;
+//   3. VA: every branch without an output VC asks for a free VC in its allowed range on its
+//      output port; each output port serves requesters round-robin, lowest free VC first;
+//   4. SA: every branch whose next flit is ready and whose output VC has a credit requests its
+//      output; the SwitchAllocator grants; winners leave (ST next cycle, then the link).
+// Pipeline (parameter `pipeline`): 4 = RC, VA, SA, ST one cycle each; 3 = lookahead routing
+// (RC folded away); 2 = VA and SA in the same cycle (speculative). Per hop a flit spends
+// `pipeline` cycles in the router and link_latency on the link: zero-load latency per hop is
+// pipeline + 1 with 1-cycle links.
+// Open choices: VA is output-side round-robin (not a full separable VA); an output VC is free
+// for a new packet once the previous tail has been sent (non-atomic VC reuse, as BookSim);
+// credits are sent in the cycle a flit leaves the input buffer's ST stage.
+// An idle router is not ticked; one with flits is ticked every cycle until it drains.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <systemc>
+
+#include "common/clock_domain.h"
+#include "common/params.h"
+#include "common/stats.h"
+#include "noc/flit_link.h"
+#include "noc/route_func.h"
+#include "noc/switch_allocator.h"
+
+namespace gpusc::noc {
+
+class Router : public sc_core::sc_module, public FlitPortOwner, private Tickable {
+ public:
+  struct Params {
+    unsigned vnets = 2;          // virtual networks (request / reply classes)
+    unsigned vcs_per_vnet = 2;   // VCs each virtual network owns per port
+    unsigned vc_depth = 8;       // flit slots per VC
+    unsigned pipeline = 3;       // router pipeline depth: 2, 3 or 4
+    std::string allocator = "islip";
+    template <class F> static void describe(F&& f) {
+      using S = Params;
+      GPUSC_PARAM_R(vnets, 1, 4, "virtual networks (message classes) [count]");
+      GPUSC_PARAM_R(vcs_per_vnet, 1, 16, "virtual channels per virtual network per port [count] (001 Table 1: 4 per port)");
+      GPUSC_PARAM_R(vc_depth, 1, 256, "buffer depth per virtual channel [flits] (001 Table 1: 8; 000 Table II: 8)");
+      GPUSC_PARAM_R(pipeline, 2, 4, "router pipeline stages: 4 RC/VA/SA/ST, 3 lookahead, 2 speculative [cycles]");
+      GPUSC_PARAM_C(allocator, "islip|separable", "switch allocator: one-iteration iSLIP or input-first separable round-robin");
+    }
+  };
+
+  Router(sc_core::sc_module_name name, const Params& p, unsigned id, unsigned ports, ClockDomain& clk,
+         const RouteFunc& route);
+  Router(const Router&) = delete;
+  Router& operator=(const Router&) = delete;
+
+  // Wiring (done by the topology builder before simulation).
+  void connect_in(unsigned port, FlitLink& link);
+  void connect_out(unsigned port, FlitLink& link);
+
+  // FlitPortOwner
+  void receive_flit(unsigned in_port, const Flit& f) override;
+  void receive_credit(unsigned out_port, unsigned vc, uint64_t ready) override;
+
+  // Observers for tests.
+  unsigned id() const { return id_; }
+  unsigned ports() const { return ports_; }
+  unsigned vcs() const { return vcs_; }
+  unsigned occupancy() const { return occupancy_; }
+  unsigned credits(unsigned out_port, unsigned vc) const { return out_[out_port].credits[vc]; }
+  uint64_t flits_switched() const { return st_flits_.value(); }
+
+ private:
+  struct Branch {
+    unsigned port;
+    int out_vc = -1;
+    unsigned sent = 0;       // flits of the current packet this branch has sent
+    uint64_t sa_ready = 0;   // first cycle the head may do SA (after VA)
+    uint64_t va_ready = 0;   // first cycle VA may be tried (after RC)
+    unsigned vc_lo, vc_hi;
+    DestSet dests;
+  };
+  struct InVc {
+    std::vector<Flit> ring;  // circular buffer of vc_depth flits
+    unsigned head = 0, size = 0;
+    bool routed = false;     // the front packet has its branches
+    unsigned popped = 0;     // flits of the front packet already removed
+    unsigned tails_sent = 0; // branches done with the front packet
+    unsigned flits = 0;      // length of the front packet
+    std::vector<Branch> br;
+    const Flit& at(unsigned i) const { return ring[(head + i) % ring.size()]; }
+  };
+  struct OutPort {
+    FlitLink* link = nullptr;
+    std::vector<unsigned> credits;  // per output VC
+    std::vector<bool> busy;         // output VC owned by a packet
+    unsigned va_ptr = 0;            // round-robin pointer over input VCs
+  };
+  struct PendingCredit {
+    uint64_t ready;
+    unsigned port, vc;
+  };
+
+  bool tick(uint64_t cycle) override;
+  void apply_credits(uint64_t cycle);
+  void route_heads(uint64_t cycle);
+  void allocate_vcs(uint64_t cycle);
+  void allocate_switch(uint64_t cycle);
+  void send(unsigned in_port, unsigned vc, Branch& b, uint64_t cycle);
+  InVc& ivc(unsigned port, unsigned vc) { return in_[port * vcs_ + vc]; }
+
+  const Params p_;
+  const unsigned id_, ports_, vcs_;
+  const unsigned d_rc_, d_va_;  // extra cycles before VA (RC) and before SA (VA)
+  ClockDomain& clk_;
+  const RouteFunc& route_;
+  std::vector<FlitLink*> in_links_;
+  std::vector<InVc> in_;        // [port * vcs + vc]
+  std::vector<OutPort> out_;
+  std::vector<PendingCredit> credits_;
+  std::vector<RouteBranch> scratch_;
+  SwitchAllocator sa_;
+  unsigned occupancy_ = 0;      // flits buffered
+  std::vector<uint64_t> active_;  // per input port: VCs holding flits
+
+  StatGroup stats_;
+  Counter& st_flits_;
+  Counter& heads_;
+  Counter& replicas_;
+  Counter& va_stalls_;
+  Counter& sa_stalls_;
+};
+
+}  // namespace gpusc::noc

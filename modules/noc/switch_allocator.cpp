@@ -1,0 +1,115 @@
+#include "noc/switch_allocator.h"
+
+#include "common/report.h"
+
+namespace gpusc::noc {
+
+SwitchAllocator::SwitchAllocator(unsigned in_ports, unsigned out_ports, unsigned vcs, Policy policy)
+    : in_(in_ports), out_(out_ports), vcs_(vcs), policy_(policy),
+      req_(in_ports * vcs), in_vcs_(in_ports), in_ptr_(in_ports), out_ptr_(out_ports),
+      grant_vc_(in_ports, -1), grant_outs_(in_ports) {
+  if (in_ports == 0 || in_ports > 64 || out_ports == 0 || out_ports > 64 || vcs == 0 || vcs > 64)
+    error("gpusc.noc.switch_allocator", "ports and VCs must be in [1, 64]; got ", in_ports, " inputs, ",
+          out_ports, " outputs, ", vcs, " VCs");
+}
+
+unsigned SwitchAllocator::rr_pick(uint64_t mask, unsigned ptr, unsigned n) {
+  const uint64_t hi = ptr >= 64 ? 0 : mask & (~uint64_t{0} << ptr);
+  const uint64_t m = hi ? hi : mask;
+  (void)n;
+  return static_cast<unsigned>(__builtin_ctzll(m));
+}
+
+void SwitchAllocator::allocate() {
+  for (uint64_t g = granted_in_; g; g &= g - 1) {
+    const unsigned i = static_cast<unsigned>(__builtin_ctzll(g));
+    grant_vc_[i] = -1;
+    grant_outs_[i] = 0;
+  }
+  granted_in_ = 0;
+  if (!active_in_) return;
+  if (policy_ == Policy::Separable) separable();
+  else islip();
+  for (uint64_t a = active_in_; a; a &= a - 1) {
+    const unsigned i = static_cast<unsigned>(__builtin_ctzll(a));
+    for (uint64_t v = in_vcs_[i]; v; v &= v - 1) req_[i * vcs_ + static_cast<unsigned>(__builtin_ctzll(v))] = 0;
+    in_vcs_[i] = 0;
+  }
+  active_in_ = 0;
+}
+
+void SwitchAllocator::separable() {
+  // Stage 1: every input picks one requesting VC; collect per-output input requests.
+  uint64_t out_req[64] = {};
+  int pick[64];
+  uint64_t outs_used = 0;
+  for (uint64_t a = active_in_; a; a &= a - 1) {
+    const unsigned i = static_cast<unsigned>(__builtin_ctzll(a));
+    const unsigned v = rr_pick(in_vcs_[i], in_ptr_[i], vcs_);
+    pick[i] = static_cast<int>(v);
+    for (uint64_t o = req_[i * vcs_ + v]; o; o &= o - 1) {
+      const unsigned p = static_cast<unsigned>(__builtin_ctzll(o));
+      out_req[p] |= uint64_t{1} << i;
+      outs_used |= uint64_t{1} << p;
+    }
+  }
+  // Stage 2: every output picks one input.
+  for (; outs_used; outs_used &= outs_used - 1) {
+    const unsigned p = static_cast<unsigned>(__builtin_ctzll(outs_used));
+    const unsigned i = rr_pick(out_req[p], out_ptr_[p], in_);
+    out_ptr_[p] = (i + 1) % in_;
+    grant_outs_[i] |= uint64_t{1} << p;
+    grant_vc_[i] = pick[i];
+    granted_in_ |= uint64_t{1} << i;
+  }
+  for (uint64_t g = granted_in_; g; g &= g - 1) {
+    const unsigned i = static_cast<unsigned>(__builtin_ctzll(g));
+    in_ptr_[i] = (static_cast<unsigned>(grant_vc_[i]) + 1) % vcs_;
+  }
+}
+
+void SwitchAllocator::islip() {
+  // Request: output p sees input i if any VC of i asks for p.
+  uint64_t out_req[64] = {};
+  uint64_t outs_used = 0;
+  for (uint64_t a = active_in_; a; a &= a - 1) {
+    const unsigned i = static_cast<unsigned>(__builtin_ctzll(a));
+    uint64_t any = 0;
+    for (uint64_t v = in_vcs_[i]; v; v &= v - 1) any |= req_[i * vcs_ + static_cast<unsigned>(__builtin_ctzll(v))];
+    for (uint64_t o = any; o; o &= o - 1) {
+      const unsigned p = static_cast<unsigned>(__builtin_ctzll(o));
+      out_req[p] |= uint64_t{1} << i;
+      outs_used |= uint64_t{1} << p;
+    }
+  }
+  // Grant: each output grants one input.
+  uint64_t grants_to[64] = {};  // [in] -> outputs that granted it
+  uint64_t granted = 0;
+  for (uint64_t u = outs_used; u; u &= u - 1) {
+    const unsigned p = static_cast<unsigned>(__builtin_ctzll(u));
+    const unsigned i = rr_pick(out_req[p], out_ptr_[p], in_);
+    grants_to[i] |= uint64_t{1} << p;
+    granted |= uint64_t{1} << i;
+  }
+  // Accept: each input accepts one VC among those that got a grant, with all its granted outputs.
+  for (; granted; granted &= granted - 1) {
+    const unsigned i = static_cast<unsigned>(__builtin_ctzll(granted));
+    uint64_t vcs_ok = 0;
+    for (uint64_t v = in_vcs_[i]; v; v &= v - 1) {
+      const unsigned vc = static_cast<unsigned>(__builtin_ctzll(v));
+      if (req_[i * vcs_ + vc] & grants_to[i]) vcs_ok |= uint64_t{1} << vc;
+    }
+    const unsigned vc = rr_pick(vcs_ok, in_ptr_[i], vcs_);
+    const uint64_t outs = req_[i * vcs_ + vc] & grants_to[i];
+    grant_vc_[i] = static_cast<int>(vc);
+    grant_outs_[i] = outs;
+    granted_in_ |= uint64_t{1} << i;
+    in_ptr_[i] = (vc + 1) % vcs_;
+    for (uint64_t o = outs; o; o &= o - 1) {
+      const unsigned p = static_cast<unsigned>(__builtin_ctzll(o));
+      out_ptr_[p] = (i + 1) % in_;
+    }
+  }
+}
+
+}  // namespace gpusc::noc

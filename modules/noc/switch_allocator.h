@@ -1,0 +1,48 @@
+// SwitchAllocator: matches input-port requests to output ports once per cycle (DESIGN §4).
+// Requests are per (input port, input VC) as a bitmask of output ports: a unicast VC asks for
+// one output, a multicast VC for several (its replica branches). An input port drives at most
+// one VC per cycle, but that VC may win several outputs at once (mux-based crossbar with
+// replication, paper 001 §4.2). Two policies:
+//   separable : input-first separable round-robin (each input picks a VC, each output an input)
+//   islip     : one-iteration iSLIP (outputs grant round-robin, inputs accept round-robin;
+//               pointers move only on an accepted grant), as paper 000 §IV uses
+// Limits: 64 ports, 64 VCs per port.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+namespace gpusc::noc {
+
+class SwitchAllocator {
+ public:
+  enum class Policy { Separable, ISlip };
+  SwitchAllocator(unsigned in_ports, unsigned out_ports, unsigned vcs, Policy policy);
+
+  void request(unsigned in, unsigned vc, uint64_t out_mask) {
+    req_[in * vcs_ + vc] |= out_mask;
+    in_vcs_[in] |= uint64_t{1} << vc;
+    active_in_ |= uint64_t{1} << in;
+  }
+  // Computes the grants and clears the requests.
+  void allocate();
+  // After allocate(): VC granted to input `in` (-1: none) and the outputs it won.
+  int granted_vc(unsigned in) const { return grant_vc_[in]; }
+  uint64_t granted_outs(unsigned in) const { return grant_outs_[in]; }
+  uint64_t granted_inputs() const { return granted_in_; }
+
+ private:
+  static unsigned rr_pick(uint64_t mask, unsigned ptr, unsigned n);
+  void separable();
+  void islip();
+  const unsigned in_, out_, vcs_;
+  const Policy policy_;
+  std::vector<uint64_t> req_;      // [in * vcs + vc] -> out mask
+  std::vector<uint64_t> in_vcs_;   // [in] -> VCs with requests
+  uint64_t active_in_ = 0;
+  std::vector<unsigned> in_ptr_, out_ptr_;
+  std::vector<int> grant_vc_;
+  std::vector<uint64_t> grant_outs_;
+  uint64_t granted_in_ = 0;
+};
+
+}  // namespace gpusc::noc
