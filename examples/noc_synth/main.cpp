@@ -166,7 +166,7 @@ int sc_main(int argc, char** argv) {
         {"flit_hops", hops}, {"sim_cycles", sim_cycles}, {"wall_seconds", wall},
         {"cycles_per_second", static_cast<double>(sim_cycles) / wall},
         {"flit_hops_per_second", static_cast<double>(hops) / wall},
-        {"saturated", saturated}};
+        {"saturated", saturated}, {"unit_ticks", clk.dispatched_ticks()}, {"active_edges", clk.active_edges()}};
     if (!o.quiet) {
       std::printf("%-32s %s %ux%u, %u VCs x %u flits, %s, pipeline %u, %s\n", "network", np.topology.c_str(), np.k,
                   np.m, np.router.vcs_per_vnet, np.router.vc_depth, np.routing.c_str(), np.router.pipeline,
@@ -174,7 +174,7 @@ int sc_main(int argc, char** argv) {
       std::printf("%-32s %s, %u-flit packets\n", "traffic", tp.traffic.c_str(), tp.packet_flits);
       for (const char* key : {"offered_flits_per_node_cycle", "accepted_flits_per_node_cycle", "avg_packet_latency",
                               "avg_network_latency", "p99_packet_latency", "packets", "flit_hops", "sim_cycles",
-                              "wall_seconds", "flit_hops_per_second", "saturated"})
+                              "wall_seconds", "flit_hops_per_second", "saturated", "unit_ticks"})
         std::printf("%-32s %s\n", key, r[key].dump().c_str());
     }
     if (!o.v.at("json").empty()) write_json_file(o.v.at("json"), r);

@@ -33,10 +33,13 @@ ClockDomain::ClockDomain(sc_core::sc_module_name name, double freq_mhz)
 }
 
 void ClockDomain::wake(Tickable& u, uint64_t cycle) {
-  if (dispatching_ != UINT64_MAX && cycle <= dispatching_) cycle = dispatching_ + 1;
-  const uint64_t now_c = cycle_at_or_after(sc_core::sc_time_stamp());
-  if (cycle < now_c) cycle = now_c;
-  if (cycle < base_) cycle = base_;  // that edge has been dispatched already
+  if (dispatching_ != UINT64_MAX) {
+    if (cycle <= dispatching_) cycle = dispatching_ + 1;
+  } else {
+    const uint64_t now_c = cycle_at_or_after(sc_core::sc_time_stamp());
+    if (cycle < now_c) cycle = now_c;
+    if (cycle < base_) cycle = base_;  // that edge has been dispatched already
+  }
   if (cycle >= u.wake_at_) return;  // already due no later than that
   u.wake_at_ = cycle;
   if (cycle < base_ + kWheel && cycle >= base_) {

@@ -25,6 +25,15 @@ class DestSet {
     for (auto w : w_) c += static_cast<unsigned>(__builtin_popcountll(w));
     return c;
   }
+  // Exactly one member (cheaper than count() == 1).
+  bool single_member() const {
+    unsigned words = 0;
+    for (auto w : w_) {
+      if (!w) continue;
+      if ((w & (w - 1)) || ++words > 1) return false;
+    }
+    return words == 1;
+  }
   // Lowest member; only valid when !empty().
   unsigned first() const {
     for (unsigned i = 0; i < 4; ++i)

@@ -24,7 +24,7 @@ namespace {
 template <class PortOf>
 void split(const Flit& head, unsigned vnet, unsigned vpv, PortOf port_of, std::vector<RouteBranch>& out) {
   const unsigned lo = vnet * vpv, hi = lo + vpv;
-  if (head.dests.count() == 1) {
+  if (head.dests.single_member()) {
     const unsigned d = head.dests.first();
     out.push_back({port_of(d), head.dests, lo, hi});
     return;

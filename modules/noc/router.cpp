@@ -34,6 +34,7 @@ Router::Router(sc_core::sc_module_name name, const Params& p, unsigned id, unsig
       out_(ports),
       sa_(ports, ports, vcs_, policy_of(p.allocator)),
       active_(ports, 0),
+      need_rc_(ports, 0),
       st_flits_(stats_.counter("flits_switched", Unit::Flits, "flits that crossed the switch (router traversals)")),
       heads_(stats_.counter("packets_routed", Unit::Packets, "head flits routed")),
       replicas_(stats_.counter("replicas", Unit::Packets, "extra branches created by multicast replication")),
@@ -60,10 +61,11 @@ void Router::receive_flit(unsigned in_port, const Flit& f) {
   InVc& q = ivc(in_port, f.vc);
   if (q.size == q.ring.size())
     error(name(), "buffer overflow on port ", in_port, " VC ", unsigned(f.vc), ": upstream sent without a credit");
-  q.ring[(q.head + q.size) % q.ring.size()] = f;
+  q.ring[q.slot(q.size)] = f;
   ++q.size;
   ++occupancy_;
   active_[in_port] |= uint64_t{1} << f.vc;
+  if (!q.routed) need_rc_[in_port] |= uint64_t{1} << f.vc;
   clk_.wake(*this, f.ready);
 }
 
@@ -74,7 +76,7 @@ void Router::receive_credit(unsigned out_port, unsigned vc, uint64_t ready) {
 bool Router::tick(uint64_t cycle) {
   apply_credits(cycle);
   route_heads(cycle);
-  allocate_vcs(cycle);
+  if (va_waiting_) allocate_vcs(cycle);
   allocate_switch(cycle);
   return occupancy_ > 0;
 }
@@ -93,12 +95,12 @@ void Router::apply_credits(uint64_t cycle) {
 
 void Router::route_heads(uint64_t cycle) {
   for (unsigned p = 0; p < ports_; ++p) {
-    for (uint64_t a = active_[p]; a; a &= a - 1) {
+    for (uint64_t a = need_rc_[p]; a; a &= a - 1) {
       const unsigned v = static_cast<unsigned>(__builtin_ctzll(a));
       InVc& q = ivc(p, v);
-      if (q.routed) continue;
       const Flit& f = q.at(0);
       if (f.ready > cycle) continue;
+      need_rc_[p] &= ~(uint64_t{1} << v);
       if (!f.head()) error(name(), "body flit ", f.seq, " of packet ", f.pkt->id, " at the front of an idle VC");
       scratch_.clear();
       route_.route(id_, p, v, f, scratch_);
@@ -117,6 +119,7 @@ void Router::route_heads(uint64_t cycle) {
         b.va_ready = cycle + d_rc_;
         q.br.push_back(b);
       }
+      va_waiting_ += static_cast<unsigned>(q.br.size());
       q.routed = true;
       q.flits = f.pkt->flits;
       q.popped = 0;
@@ -143,13 +146,17 @@ void Router::allocate_vcs(uint64_t cycle) {
       if (!q.routed) continue;
       for (Branch& b : q.br) {
         if (b.out_vc >= 0 || b.va_ready > cycle || b.sent > 0) continue;
-        const unsigned idx = p * vcs_ + v;
-        if (n < 64) reqs[n++] = {b.port, (idx + nin - out_[b.port].va_ptr) % nin, idx, &b};
+        const unsigned idx = p * vcs_ + v, ptr = out_[b.port].va_ptr;
+        if (n < 64) reqs[n++] = {b.port, idx >= ptr ? idx - ptr : idx + nin - ptr, idx, &b};
       }
     }
   }
   if (n == 0) return;
-  std::sort(reqs, reqs + n, [](const Req& x, const Req& y) { return x.port != y.port ? x.port < y.port : x.key < y.key; });
+  // Insertion sort: a handful of requests per cycle.
+  for (unsigned i = 1; i < n; ++i)
+    for (unsigned j = i; j > 0 && (reqs[j].port < reqs[j - 1].port ||
+                                   (reqs[j].port == reqs[j - 1].port && reqs[j].key < reqs[j - 1].key)); --j)
+      std::swap(reqs[j], reqs[j - 1]);
   for (unsigned i = 0; i < n; ++i) {
     OutPort& o = out_[reqs[i].port];
     Branch& b = *reqs[i].b;
@@ -160,9 +167,10 @@ void Router::allocate_vcs(uint64_t cycle) {
       continue;
     }
     o.busy[vc] = true;
+    --va_waiting_;
     b.out_vc = static_cast<int>(vc);
     b.sa_ready = cycle + d_va_;
-    o.va_ptr = (reqs[i].in_idx + 1) % nin;
+    o.va_ptr = reqs[i].in_idx + 1 == nin ? 0 : reqs[i].in_idx + 1;
   }
 }
 
@@ -208,7 +216,7 @@ void Router::allocate_switch(uint64_t cycle) {
       unsigned min_sent = UINT32_MAX;
       for (const Branch& b : q.br) min_sent = std::min(min_sent, b.sent);
       if (q.size == 0 || min_sent <= q.popped) break;
-      q.head = (q.head + 1) % static_cast<unsigned>(q.ring.size());
+      q.head = q.slot(1);
       --q.size;
       ++q.popped;
       --occupancy_;
@@ -219,6 +227,7 @@ void Router::allocate_switch(uint64_t cycle) {
       q.br.clear();
       q.popped = 0;
       q.tails_sent = 0;
+      if (q.size) need_rc_[p] |= uint64_t{1} << v;
     }
     if (q.size == 0) active_[p] &= ~(uint64_t{1} << v);
   }

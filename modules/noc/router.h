@@ -94,7 +94,11 @@ class Router : public sc_core::sc_module, public FlitPortOwner, private Tickable
     unsigned tails_sent = 0; // branches done with the front packet
     unsigned flits = 0;      // length of the front packet
     std::vector<Branch> br;
-    const Flit& at(unsigned i) const { return ring[(head + i) % ring.size()]; }
+    unsigned slot(unsigned i) const {  // ring index of the i-th buffered flit, no division
+      const unsigned j = head + i, n = static_cast<unsigned>(ring.size());
+      return j >= n ? j - n : j;
+    }
+    const Flit& at(unsigned i) const { return ring[slot(i)]; }
   };
   struct OutPort {
     FlitLink* link = nullptr;
@@ -128,6 +132,8 @@ class Router : public sc_core::sc_module, public FlitPortOwner, private Tickable
   SwitchAllocator sa_;
   unsigned occupancy_ = 0;      // flits buffered
   std::vector<uint64_t> active_;  // per input port: VCs holding flits
+  std::vector<uint64_t> need_rc_; // per input port: VCs whose front packet awaits routing
+  unsigned va_waiting_ = 0;       // branches without an output VC
 
   StatGroup stats_;
   Counter& st_flits_;

@@ -7,7 +7,7 @@ namespace gpusc::noc {
 SwitchAllocator::SwitchAllocator(unsigned in_ports, unsigned out_ports, unsigned vcs, Policy policy)
     : in_(in_ports), out_(out_ports), vcs_(vcs), policy_(policy),
       req_(in_ports * vcs), in_vcs_(in_ports), in_ptr_(in_ports), out_ptr_(out_ports),
-      grant_vc_(in_ports, -1), grant_outs_(in_ports) {
+      out_req_(out_ports), grants_to_(in_ports), pick_(in_ports), grant_vc_(in_ports, -1), grant_outs_(in_ports) {
   if (in_ports == 0 || in_ports > 64 || out_ports == 0 || out_ports > 64 || vcs == 0 || vcs > 64)
     error("gpusc.noc.switch_allocator", "ports and VCs must be in [1, 64]; got ", in_ports, " inputs, ",
           out_ports, " outputs, ", vcs, " VCs");
@@ -40,8 +40,8 @@ void SwitchAllocator::allocate() {
 
 void SwitchAllocator::separable() {
   // Stage 1: every input picks one requesting VC; collect per-output input requests.
-  uint64_t out_req[64] = {};
-  int pick[64];
+  uint64_t* out_req = out_req_.data();
+  int* pick = pick_.data();
   uint64_t outs_used = 0;
   for (uint64_t a = active_in_; a; a &= a - 1) {
     const unsigned i = static_cast<unsigned>(__builtin_ctzll(a));
@@ -49,6 +49,7 @@ void SwitchAllocator::separable() {
     pick[i] = static_cast<int>(v);
     for (uint64_t o = req_[i * vcs_ + v]; o; o &= o - 1) {
       const unsigned p = static_cast<unsigned>(__builtin_ctzll(o));
+      if (!(outs_used >> p & 1)) out_req[p] = 0;
       out_req[p] |= uint64_t{1} << i;
       outs_used |= uint64_t{1} << p;
     }
@@ -70,7 +71,7 @@ void SwitchAllocator::separable() {
 
 void SwitchAllocator::islip() {
   // Request: output p sees input i if any VC of i asks for p.
-  uint64_t out_req[64] = {};
+  uint64_t* out_req = out_req_.data();
   uint64_t outs_used = 0;
   for (uint64_t a = active_in_; a; a &= a - 1) {
     const unsigned i = static_cast<unsigned>(__builtin_ctzll(a));
@@ -78,16 +79,18 @@ void SwitchAllocator::islip() {
     for (uint64_t v = in_vcs_[i]; v; v &= v - 1) any |= req_[i * vcs_ + static_cast<unsigned>(__builtin_ctzll(v))];
     for (uint64_t o = any; o; o &= o - 1) {
       const unsigned p = static_cast<unsigned>(__builtin_ctzll(o));
+      if (!(outs_used >> p & 1)) out_req[p] = 0;
       out_req[p] |= uint64_t{1} << i;
       outs_used |= uint64_t{1} << p;
     }
   }
   // Grant: each output grants one input.
-  uint64_t grants_to[64] = {};  // [in] -> outputs that granted it
+  uint64_t* grants_to = grants_to_.data();
   uint64_t granted = 0;
   for (uint64_t u = outs_used; u; u &= u - 1) {
     const unsigned p = static_cast<unsigned>(__builtin_ctzll(u));
     const unsigned i = rr_pick(out_req[p], out_ptr_[p], in_);
+    if (!(granted >> i & 1)) grants_to[i] = 0;
     grants_to[i] |= uint64_t{1} << p;
     granted |= uint64_t{1} << i;
   }

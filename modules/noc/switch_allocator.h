@@ -40,6 +40,9 @@ class SwitchAllocator {
   std::vector<uint64_t> in_vcs_;   // [in] -> VCs with requests
   uint64_t active_in_ = 0;
   std::vector<unsigned> in_ptr_, out_ptr_;
+  std::vector<uint64_t> out_req_;    // scratch: [out] -> requesting inputs
+  std::vector<uint64_t> grants_to_;  // scratch: [in] -> outputs that granted it
+  std::vector<int> pick_;            // scratch: [in] -> VC chosen in stage 1
   std::vector<int> grant_vc_;
   std::vector<uint64_t> grant_outs_;
   uint64_t granted_in_ = 0;
