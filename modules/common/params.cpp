@@ -49,21 +49,26 @@ void apply_override(json& cfg, const std::string& assignment) {
   const std::string path = assignment.substr(0, eq), text = assignment.substr(eq + 1);
   json value = json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (value.is_discarded()) value = text;
-  json* node = &cfg;
   std::stringstream ss(path);
   std::vector<std::string> parts;
   for (std::string p; std::getline(ss, p, '.');) {
     if (p.empty()) error("gpusc.params", "override '", assignment, "' has an empty key component");
     parts.push_back(p);
   }
+  if (path.back() == '.')  // getline drops a trailing empty component
+    error("gpusc.params", "override '", assignment, "' has an empty key component");
+  json* node = &cfg;
+  if (node->is_null()) *node = json::object();
+  if (!node->is_object())
+    error("gpusc.params", "override '", assignment, "': the configuration is not a section");
+  std::string prefix;
   for (size_t i = 0; i + 1 < parts.size(); ++i) {
+    prefix += (i ? "." : "") + parts[i];
+    node = &(*node)[parts[i]];
     if (node->is_null()) *node = json::object();
     if (!node->is_object())
-      error("gpusc.params", "override '", assignment, "': '", parts[i], "' is not a section");
-    node = &(*node)[parts[i]];
+      error("gpusc.params", "override '", assignment, "': '", prefix, "' is not a section");
   }
-  if (node->is_null()) *node = json::object();
-  if (!node->is_object()) error("gpusc.params", "override '", assignment, "': parent is not a section");
   (*node)[parts.back()] = value;
 }
 

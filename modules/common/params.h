@@ -13,10 +13,11 @@
 //     }
 //   };
 //
-// Config key = member name. Supported field types: bool, integers, double, std::string and
-// std::vector of those.
+// Config key = member name. Supported field types: bool, integers, double, std::string,
+// std::vector of those, and nested sections (a struct with its own describe(): keys a.b.c).
 #pragma once
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -77,12 +78,22 @@ template <class T> bool convert(const json& j, T& out) {
   if constexpr (std::is_same_v<T, bool>) {
     if (!j.is_boolean()) return false;
     out = j.get<bool>();
-  } else if constexpr (std::is_integral_v<T> && std::is_unsigned_v<T>) {
-    if (j.is_number_unsigned()) out = static_cast<T>(j.get<uint64_t>());
-    else return false;
   } else if constexpr (std::is_integral_v<T>) {
+    // Any JSON integer that fits T. Not the storage type: json{{"n", 4}} built in C++ stores 4
+    // as signed, while parsed text stores it as unsigned. A value that does not fit is a type
+    // error, never a silent wrap-around.
     if (!j.is_number_integer()) return false;
-    out = static_cast<T>(j.get<int64_t>());
+    if (j.is_number_unsigned()) {
+      const uint64_t v = j.get<uint64_t>();
+      if (v > static_cast<uint64_t>(std::numeric_limits<T>::max())) return false;
+      out = static_cast<T>(v);
+    } else {
+      const int64_t v = j.get<int64_t>();
+      using L = std::numeric_limits<T>;
+      if (v < 0 && (std::is_unsigned_v<T> || v < static_cast<int64_t>(L::min()))) return false;
+      if (v > 0 && static_cast<uint64_t>(v) > static_cast<uint64_t>(L::max())) return false;
+      out = static_cast<T>(v);
+    }
   } else if constexpr (std::is_floating_point_v<T>) {
     if (!j.is_number()) return false;
     out = j.get<T>();

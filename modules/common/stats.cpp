@@ -129,7 +129,8 @@ void StatGroup::dump(json& values, json& meta, std::vector<std::string>& failure
 void StatGroup::sample_counters(json& row) const {
   const std::string base = path();
   for (const auto& e : entries_)
-    if (e.kind == Kind::Counter) row[base + "." + e.name] = counters_[e.index].value();
+    if (e.kind == Kind::Counter)
+      row[base.empty() ? e.name : base + "." + e.name] = counters_[e.index].value();  // same key as dump()
 }
 
 namespace {

@@ -1,11 +1,22 @@
 #include "common/trace.h"
 
+#include <iomanip>
+
+#include <nlohmann/json.hpp>
+
 #include "common/report.h"
 
 namespace gpusc {
 
+namespace {
+// A JSON string literal (quotes and escapes) for names that come from users.
+std::string quoted(const std::string& s) { return nlohmann::json(s).dump(); }
+}  // namespace
+
 TraceWriter::TraceWriter(const std::string& path) : out_(path) {
   if (!out_) error("gpusc.trace", "cannot write trace file '", path, "': check that the folder exists and is writable");
+  // ts is in us: 6 fixed decimals keep 1 ps (the default 6 significant digits lose ps past 1 us).
+  out_ << std::fixed << std::setprecision(6);
   out_ << "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n";
   open_ = true;
 }
@@ -23,7 +34,7 @@ unsigned TraceWriter::track_id(const std::string& track) {
   auto [it, fresh] = tracks_.emplace(track, static_cast<unsigned>(tracks_.size() + 1));
   if (fresh && open_)
     out_ << "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":1,\"tid\":" << it->second
-         << ",\"args\":{\"name\":\"" << track << "\"}},\n";
+         << ",\"args\":{\"name\":" << quoted(track) << "}},\n";
   return it->second;
 }
 
@@ -31,8 +42,8 @@ void TraceWriter::event(char ph, const std::string& track, const char* what, uin
   if (!open_) return;
   const unsigned tid = track_id(track);
   // ts in microseconds; ps resolution kept as a fraction
-  out_ << "{\"ph\":\"" << ph << "\",\"cat\":\"" << track << "\",\"name\":\"" << what << "\",\"id\":" << id
-       << ",\"pid\":1,\"tid\":" << tid << ",\"ts\":" << t.to_seconds() * 1e6 << "},\n";
+  out_ << "{\"ph\":\"" << ph << "\",\"cat\":" << quoted(track) << ",\"name\":" << quoted(what)
+       << ",\"id\":" << id << ",\"pid\":1,\"tid\":" << tid << ",\"ts\":" << t.to_seconds() * 1e6 << "},\n";
   ++events_;
 }
 

@@ -1,0 +1,228 @@
+// ClockDomain: period rounding, cycle/time conversions, and the wake-up calendar (order,
+// re-arming, latching, far wake-ups past the 256-slot wheel, no events left when idle).
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <functional>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "common/clock_domain.h"
+
+using namespace gpusc;
+using sc_core::sc_time;
+using sc_core::SC_PS;
+
+namespace {
+
+// Records every tick (cycle and simulation time); `more` decides the return value.
+struct Recorder : Tickable {
+  ClockDomain& clk;
+  std::vector<uint64_t> cycles;
+  std::vector<sc_time> times;
+  std::function<bool(uint64_t)> more = [](uint64_t) { return false; };
+  explicit Recorder(ClockDomain& c) : clk(c) {}
+  bool tick(uint64_t cycle) override {
+    cycles.push_back(cycle);
+    times.push_back(sc_core::sc_time_stamp());
+    return more(cycle);
+  }
+};
+
+// Appends its name to a shared log on every tick, so tests can see the dispatch order.
+struct Named : Tickable {
+  std::string id;
+  std::vector<std::pair<uint64_t, std::string>>& log;
+  std::function<bool(uint64_t)> more = [](uint64_t) { return false; };
+  Named(std::string n, std::vector<std::pair<uint64_t, std::string>>& l) : id(std::move(n)), log(l) {}
+  bool tick(uint64_t cycle) override {
+    log.emplace_back(cycle, id);
+    return more(cycle);
+  }
+};
+
+}  // namespace
+
+TEST_CASE("ClockDomain: period is rounded to the 1 ps resolution") {
+  ClockDomain core("core", 1400), noc("noc", 700), dram("dram", 924);
+  // 1e6 / 1400 = 714.29 ps -> 714; 1e6 / 700 = 1428.57 -> 1429; 1e6 / 924 = 1082.25 -> 1082.
+  CHECK(core.period() == sc_time(714, SC_PS));
+  CHECK(noc.period() == sc_time(1429, SC_PS));
+  CHECK(dram.period() == sc_time(1082, SC_PS));
+  CHECK(noc.freq_mhz() == 700.0);
+}
+
+TEST_CASE("ClockDomain: time_of cycle_of cycle_at_or_after cycle_after") {
+  ClockDomain noc("noc", 700);  // 1429 ps
+  CHECK(noc.time_of(0) == sc_core::SC_ZERO_TIME);
+  CHECK(noc.time_of(3) == sc_time(4287, SC_PS));                 // 3 * 1429
+  CHECK(noc.time_of(1000000) == sc_time(1429000000, SC_PS));     // conversions use the rounded period
+  CHECK(noc.cycle_of(sc_time(4287, SC_PS)) == 3);                // on the edge of cycle 3
+  CHECK(noc.cycle_of(sc_time(4286, SC_PS)) == 2);                // 1 ps before it: still cycle 2
+  CHECK(noc.cycle_of(sc_time(5715, SC_PS)) == 3);                // last ps of cycle 3 (4 * 1429 - 1)
+  CHECK(noc.cycle_at_or_after(sc_time(4287, SC_PS)) == 3);
+  CHECK(noc.cycle_at_or_after(sc_time(4288, SC_PS)) == 4);
+  CHECK(noc.cycle_at_or_after(sc_core::SC_ZERO_TIME) == 0);
+  CHECK(noc.cycle_after(sc_time(4287, SC_PS)) == 4);             // input at edge 3 is latched at 4
+  CHECK(noc.cycle_after(sc_time(4286, SC_PS)) == 3);             // input during cycle 2 is latched at 3
+}
+
+TEST_CASE("ClockDomain: a frequency that is not a positive number is an error") {
+  REQUIRE_THROWS_WITH(ClockDomain("zero", 0.0), Catch::Contains("positive number of MHz"));
+  REQUIRE_THROWS_WITH(ClockDomain("negative", -700.0), Catch::Contains("positive number of MHz"));
+  REQUIRE_THROWS_WITH(ClockDomain("nan", std::nan("")), Catch::Contains("positive number of MHz"));
+  // 1e7 MHz is a 0.1 ps period: rounds to zero at the 1 ps resolution.
+  REQUIRE_THROWS_WITH(ClockDomain("too_fast", 1e7), Catch::Contains("below the time resolution"));
+}
+
+TEST_CASE("ClockDomain: wake-ups at 5 3 3 10 tick once each at 3 then 5 then 10") {
+  ClockDomain clk("clk", 1000);  // 1000 ps
+  // A unit holds one slot (the earliest request wins), so like every gpusc unit it keeps its
+  // own list of wanted cycles and asks for the next one when it ticks.
+  struct Wanting : Recorder {
+    std::set<uint64_t> wanted;
+    using Recorder::Recorder;
+    void want(uint64_t c) { wanted.insert(c); clk.wake(*this, c); }
+    bool tick(uint64_t cycle) override {
+      Recorder::tick(cycle);
+      wanted.erase(wanted.begin(), wanted.upper_bound(cycle));
+      if (!wanted.empty()) clk.wake(*this, *wanted.begin());
+      return false;
+    }
+  } u(clk);
+  for (uint64_t c : {5, 3, 3, 10}) u.want(c);
+  sc_core::sc_start();
+  // The slot-5 entry left by the first wake() went stale when 3 was requested; it must not
+  // tick a second time at 5 next to the fresh request made at cycle 3.
+  CHECK(u.cycles == std::vector<uint64_t>{3, 5, 10});
+  CHECK(u.times == std::vector<sc_time>{sc_time(3000, SC_PS), sc_time(5000, SC_PS), sc_time(10000, SC_PS)});
+  CHECK(clk.dispatched_ticks() == 3);
+}
+
+TEST_CASE("ClockDomain: an earlier wake-up replaces a later one") {
+  ClockDomain clk("clk", 1000);
+  Recorder u(clk);
+  clk.wake(u, 5);
+  clk.wake(u, 3);  // documented: a unit already due earlier keeps only the earlier slot
+  clk.wake(u, 8);  // later than the slot it holds: ignored
+  sc_core::sc_start();
+  CHECK(u.cycles == std::vector<uint64_t>{3});
+  CHECK(clk.active_edges() == 1);  // the stale entries at 5 and 8 dispatch nothing
+}
+
+TEST_CASE("ClockDomain: tick returning true runs on consecutive cycles until it returns false") {
+  ClockDomain clk("clk", 1000);
+  Recorder u(clk);
+  u.more = [](uint64_t c) { return c < 7; };
+  clk.wake(u, 2);
+  sc_core::sc_start();
+  CHECK(u.cycles == std::vector<uint64_t>{2, 3, 4, 5, 6, 7});
+  CHECK(sc_core::sc_time_stamp() == clk.time_of(7));  // nothing ran after the last tick
+  CHECK_FALSE(sc_core::sc_pending_activity());
+}
+
+TEST_CASE("ClockDomain: a wake-up for the cycle being dispatched lands on the next cycle") {
+  ClockDomain clk("clk", 1000);
+  Recorder a(clk), b(clk);
+  bool woke = false;
+  a.more = [&](uint64_t c) {
+    if (!woke) {
+      woke = true;
+      clk.wake(b, c);      // same cycle -> c + 1
+      clk.wake(b, c - 2);  // already past -> still c + 1
+      clk.wake(a, c);      // itself, same cycle -> c + 1
+    }
+    return false;
+  };
+  clk.wake(a, 4);
+  sc_core::sc_start();
+  CHECK(a.cycles == std::vector<uint64_t>{4, 5});
+  CHECK(b.cycles == std::vector<uint64_t>{5});
+}
+
+TEST_CASE("ClockDomain: within a cycle units tick in the order of their wake calls") {
+  ClockDomain clk("clk", 1000);
+  std::vector<std::pair<uint64_t, std::string>> log;
+  Named a("A", log), b("B", log), c("C", log), d("D", log);
+  for (Named* u : {&a, &b, &c, &d}) u->more = [](uint64_t cy) { return cy < 6; };
+  clk.wake(c, 5);
+  clk.wake(a, 5);
+  clk.wake(c, 5);  // already due at 5: keeps its first position
+  clk.wake(d, 5);
+  clk.wake(b, 5);
+  sc_core::sc_start();
+  // Cycle 5 in wake order C A D B; each returns true and is re-woken for 6 in that same
+  // order, so cycle 6 repeats it.
+  const std::vector<std::pair<uint64_t, std::string>> want = {
+      {5, "C"}, {5, "A"}, {5, "D"}, {5, "B"}, {6, "C"}, {6, "A"}, {6, "D"}, {6, "B"}};
+  CHECK(log == want);
+}
+
+TEST_CASE("ClockDomain: input handed over between edges is latched at the next edge") {
+  ClockDomain clk("clk", 1000);
+  Recorder u(clk);
+  struct Driver : sc_core::sc_module {
+    SC_HAS_PROCESS(Driver);
+    ClockDomain& clk;
+    Tickable& u;
+    Driver(sc_core::sc_module_name n, ClockDomain& c, Tickable& t) : sc_core::sc_module(n), clk(c), u(t) {
+      SC_THREAD(run);
+    }
+    void run() {
+      wait(sc_time(3500, SC_PS));  // middle of cycle 3
+      clk.wake_after_now(u);       // -> 4
+      wait(sc_time(2500, SC_PS));  // exactly on edge 6
+      clk.wake_after_now(u);       // -> 7, whatever the process order at 6000 ps
+    }
+  } drv("drv", clk, u);
+  sc_core::sc_start();
+  CHECK(u.cycles == std::vector<uint64_t>{4, 7});
+}
+
+TEST_CASE("ClockDomain: an idle domain leaves no pending event") {
+  ClockDomain clk("clk", 1000);
+  Recorder u(clk);
+  sc_core::sc_start();  // nothing scheduled: returns at time 0
+  CHECK(sc_core::sc_time_stamp() == sc_core::SC_ZERO_TIME);
+  CHECK_FALSE(sc_core::sc_pending_activity());
+  clk.wake(u, 3);
+  sc_core::sc_start();
+  CHECK(u.cycles == std::vector<uint64_t>{3});
+  CHECK(sc_core::sc_time_stamp() == clk.time_of(3));
+  CHECK_FALSE(sc_core::sc_pending_activity());
+  clk.wake(u, 10);  // woken again from outside after being idle
+  sc_core::sc_start();
+  CHECK(u.cycles == std::vector<uint64_t>{3, 10});
+  CHECK_FALSE(sc_core::sc_pending_activity());
+}
+
+TEST_CASE("ClockDomain: far wake-ups beyond the wheel fire at exactly their cycle") {
+  ClockDomain clk("clk", 1000);
+  Recorder w255(clk), w256(clk), w257(clk), w1000(clk), w100000(clk), chain(clk);
+  clk.wake(w255, 255);    // last slot of the wheel at start
+  clk.wake(w256, 256);    // first cycle past it
+  clk.wake(w257, 257);
+  clk.wake(w1000, 1000);
+  clk.wake(w100000, 100000);
+  // From inside a tick at 1000 the wheel covers [1000, 1256): 1256 is the first cycle past it;
+  // from 1256, 1511 = 1256 + 255 is the last cycle inside it.
+  chain.more = [&](uint64_t c) {
+    if (c == 1000) clk.wake(chain, 1256);
+    if (c == 1256) clk.wake(chain, 1256 + 255);
+    return false;
+  };
+  clk.wake(chain, 1000);
+  sc_core::sc_start();
+  CHECK(w255.cycles == std::vector<uint64_t>{255});
+  CHECK(w256.cycles == std::vector<uint64_t>{256});
+  CHECK(w257.cycles == std::vector<uint64_t>{257});
+  CHECK(w1000.cycles == std::vector<uint64_t>{1000});
+  CHECK(w100000.cycles == std::vector<uint64_t>{100000});
+  CHECK(w100000.times == std::vector<sc_time>{sc_time(100000000, SC_PS)});
+  CHECK(chain.cycles == std::vector<uint64_t>{1000, 1256, 1511});
+  CHECK(clk.dispatched_ticks() == 8);
+  CHECK(clk.active_edges() == 7);  // 255 256 257 1000 1256 1511 100000 (1000 has two units)
+  CHECK(sc_core::sc_time_stamp() == clk.time_of(100000));
+}
