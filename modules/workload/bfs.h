@@ -1,0 +1,58 @@
+// BFS: level-synchronous breadth-first search, one launch per level, one thread per vertex,
+// the topology-driven formulation of Rodinia's bfs and Lonestar-GPU's bfs (topo): launch L
+// lets every vertex whose level is L expand its neighbours.
+// Access pattern per thread v (as in the originals): load level[v] (the frontier test), and
+// for a frontier vertex row_ptr[v], row_ptr[v+1], then per arc e col_idx[e] and level[u] of
+// the neighbour u; when u is unvisited, store level[u] = L + 1 and the host-visible `changed`
+// flag (Rodinia's g_over). Lanes iterate over arcs in lock step (divergence by degree).
+// The host relaunches while `changed` was set, so a search from source s has eccentricity(s)
+// + 1 launches; the last one discovers nothing.
+// Choices: Rodinia's two kernels per level (mask / updating-mask) are folded into one kernel on
+// a level array; each launch sees the levels as they were when it started (every frontier
+// thread that finds u unvisited writes it, as the benign race on the GPU allows); launches are
+// computed one at a time by running the real BFS step on the host in next_kernel().
+// Default input: R-MAT scale 12, edge factor 8, symmetrized, from vertex 0 (~50k instructions).
+#pragma once
+#include <memory>
+#include <vector>
+
+#include "workload/graph_input.h"
+#include "workload/grid_kernel.h"
+
+namespace gpusc {
+
+class BfsWorkload : public Workload {
+ public:
+  struct Params : GraphInputParams {
+    unsigned source = 0;             // source vertex
+    unsigned threads_per_cta = 256;  // CTA size [threads]
+    Params() { symmetrize = true; }
+    template <class F> static void describe(F&& f) {
+      GraphInputParams::describe(f);
+      using S = Params;
+      GPUSC_PARAM(source, "source vertex of the search");
+      GPUSC_PARAM_R(threads_per_cta, 1, 1024, "CTA size [threads]");
+    }
+  };
+  static constexpr uint32_t kUnreached = UINT32_MAX;
+
+  BfsWorkload(const Params& p, std::shared_ptr<const CsrGraph> graph);
+  struct Data;  // what the streams of one launch share (defined in the .cpp)
+
+  std::string name() const override { return "bfs"; }
+  std::unique_ptr<Kernel> next_kernel() override;
+  const AddressSpace& address_space() const override { return space_; }
+  // Levels found so far (kUnreached for vertices not reached yet).
+  const std::vector<uint32_t>& levels() const { return *level_; }
+
+ private:
+  Params p_;
+  std::shared_ptr<const CsrGraph> g_;
+  std::shared_ptr<std::vector<uint32_t>> level_;
+  std::vector<uint32_t> frontier_;  // vertices of level depth_
+  uint32_t depth_ = 0;
+  AddressSpace space_;
+  uint64_t row_ptr_ = 0, col_idx_ = 0, level_base_ = 0, changed_ = 0;
+};
+
+}  // namespace gpusc

@@ -1,0 +1,37 @@
+// Bicg: the BiCG sub-kernel of PolyBench/GPU BICG, s = A^T r and q = A p, two launches as in
+// the original:
+//   kernel1: s[j] = sum_i r[i] * A[i][j]  (thread per column j: coalesced A loads, r broadcast)
+//   kernel2: q[i] = sum_j A[i][j] * p[j]  (thread per row i: strided A loads, p broadcast)
+// See dense_matvec.h for the per-thread access pattern. Addresses do not depend on values.
+// Default: nx = ny = 1024 (PolyBench/GPU uses 4096), 256-thread CTAs (~260k instructions).
+#pragma once
+#include "common/params.h"
+#include "workload/grid_kernel.h"
+
+namespace gpusc {
+
+class BicgWorkload : public SequenceWorkload {
+ public:
+  struct Params {
+    unsigned nx = 1024;              // rows of A
+    unsigned ny = 1024;              // columns of A
+    unsigned threads_per_cta = 256;  // CTA size [threads]
+    template <class F> static void describe(F&& f) {
+      using S = Params;
+      GPUSC_PARAM_R(nx, 1, 1 << 16, "rows of A");
+      GPUSC_PARAM_R(ny, 1, 1 << 16, "columns of A");
+      GPUSC_PARAM_R(threads_per_cta, 1, 1024, "CTA size [threads]");
+    }
+  };
+
+  explicit BicgWorkload(const Params& p);
+
+ protected:
+  std::unique_ptr<Kernel> launch(unsigned index) override;
+
+ private:
+  Params p_;
+  uint64_t a_ = 0, r_ = 0, s_ = 0, p_vec_ = 0, q_ = 0;
+};
+
+}  // namespace gpusc

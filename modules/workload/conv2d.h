@@ -1,0 +1,47 @@
+// Conv2d: 2-D convolution of an H x W float image with a K x K filter, one thread per output
+// pixel: PolyBench/GPU 2DCONV (there K = 3 with the coefficients as literals) generalised to
+// K x K, the filter held in __constant__ memory as in the CUDA SDK convolution samples.
+// Access pattern: thread (x, y) of an interior pixel loads the K*K input pixels
+// in[(y + dy - r) * W + x + dx - r] (r = K / 2) row by row and stores out[y * W + x]; lanes
+// run along x, so each load instruction reads 32 consecutive floats (coalesced) and
+// neighbouring threads reuse each other's pixels (cache locality). The filter coefficients are
+// FFMA constant-bank operands: no global traffic and no instruction of their own.
+// Choices: like PolyBench, border pixels (closer than r to an edge) are not computed; 2-D CTAs
+// of block_x x block_y threads (PolyBench uses 32 x 8). Addresses do not depend on pixel
+// values, so no image data is generated.
+// Default: 256 x 256 image, 3 x 3 filter (~45k instructions).
+#pragma once
+#include "common/params.h"
+#include "workload/grid_kernel.h"
+
+namespace gpusc {
+
+class Conv2dWorkload : public SequenceWorkload {
+ public:
+  struct Params {
+    unsigned width = 256;   // image width [pixels]
+    unsigned height = 256;  // image height [pixels]
+    unsigned filter = 3;    // filter size K (odd) [taps per side]
+    unsigned block_x = 32;  // CTA width [threads]
+    unsigned block_y = 8;   // CTA height [threads]
+    template <class F> static void describe(F&& f) {
+      using S = Params;
+      GPUSC_PARAM_R(width, 1, 1 << 16, "image width [pixels]");
+      GPUSC_PARAM_R(height, 1, 1 << 16, "image height [pixels]");
+      GPUSC_PARAM_R(filter, 1, 31, "filter size K, odd [taps per side]");
+      GPUSC_PARAM_R(block_x, 1, 1024, "CTA width [threads]");
+      GPUSC_PARAM_R(block_y, 1, 1024, "CTA height [threads]");
+    }
+  };
+
+  explicit Conv2dWorkload(const Params& p);
+  struct Data;  // what the streams share (defined in the .cpp)
+
+ protected:
+  std::unique_ptr<Kernel> launch(unsigned index) override;
+
+ private:
+  std::shared_ptr<const Data> d_;
+};
+
+}  // namespace gpusc

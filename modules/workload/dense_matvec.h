@@ -1,0 +1,30 @@
+// DenseMatvec: the dense matrix-vector kernel PolyBench/GPU's ATAX and BICG are made of, one
+// thread per output element, a loop over the reduction dimension.
+//   * by_row:    out[i] = sum_j A[i][j] * vec[j]  (thread per row of A: at each step the lanes
+//                load A elements `cols` floats apart, uncoalesced; vec[j] is one address for all
+//                lanes, a broadcast)
+//   * by_column: out[j] = sum_i A[i][j] * vec[i]  (thread per column: the lanes load a row
+//                segment of A, coalesced; vec[i] broadcast)
+// A is rows x cols, row-major floats; the thread stores out[t] once after its loop.
+// Choice: the running sum lives in a register (the PolyBench/GPU source accumulates into the
+// global output inside the loop; with restrict-qualified pointers nvcc keeps it in a register).
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "workload/kernel.h"
+
+namespace gpusc {
+
+struct DenseMatvecSpec {
+  std::string name;           // kernel name, e.g. "atax.kernel1"
+  unsigned rows = 0, cols = 0;  // shape of A
+  bool by_column = false;     // false: thread per row; true: thread per column
+  unsigned threads_per_cta = 256;
+  uint64_t a = 0, vec = 0, out = 0;  // array bases
+};
+
+std::unique_ptr<Kernel> make_dense_matvec_kernel(const DenseMatvecSpec& spec);
+
+}  // namespace gpusc

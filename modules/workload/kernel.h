@@ -1,0 +1,51 @@
+// Kernel model interfaces (DESIGN §6): a Workload is a sequence of kernel launches; a Kernel is
+// one launch (a grid of CTAs); a WarpStream is the dynamic instruction stream of one warp.
+//
+// Contract every implementation keeps, and the SM model may rely on:
+//   * lazy: a stream holds only its own warp's state and produces instructions on demand; no
+//     kernel materialises the addresses of all its warps up front;
+//   * order-independent: a warp's stream depends only on (kernel, cta, warp), never on which
+//     other streams were created or pulled before it, so CTAs and warps may run in any order;
+//   * self-contained: a Kernel and its streams share ownership of the data they read, so they
+//     stay valid after the Workload (or the Kernel) that made them is gone;
+//   * deterministic: the same workload parameters and seed give the same launches and streams.
+// Multi-launch algorithms (BFS levels, PageRank iterations, stencil time steps) compute each
+// launch from the real result of the previous one when next_kernel() is called.
+#pragma once
+#include <memory>
+#include <string>
+
+#include "workload/address_space.h"
+#include "workload/warp_instr.h"
+
+namespace gpusc {
+
+class WarpStream {
+ public:
+  virtual ~WarpStream() = default;
+  // The warp's next instruction in program order; false once the warp has finished.
+  virtual bool next(WarpInstr& out) = 0;
+};
+
+class Kernel {
+ public:
+  virtual ~Kernel() = default;
+  virtual std::string name() const = 0;              // e.g. "bfs.level3"
+  virtual unsigned num_ctas() const = 0;             // grid size [CTAs]
+  virtual unsigned threads_per_cta() const = 0;      // CTA size [threads]
+  virtual unsigned warps_per_cta() const = 0;        // ceil(threads_per_cta / 32)
+  // A fresh stream for warp `warp_in_cta` of CTA `cta`; out-of-range indices are an error.
+  virtual std::unique_ptr<WarpStream> warp(unsigned cta, unsigned warp_in_cta) const = 0;
+};
+
+class Workload {
+ public:
+  virtual ~Workload() = default;
+  virtual std::string name() const = 0;
+  // The next launch, or nullptr when the algorithm has finished.
+  virtual std::unique_ptr<Kernel> next_kernel() = 0;
+  // The device arrays of this workload (names, bases, sizes), fixed at construction.
+  virtual const AddressSpace& address_space() const = 0;
+};
+
+}  // namespace gpusc

@@ -1,0 +1,44 @@
+// SpMV: y = A x for a CSR matrix, the CSR-scalar kernel (one thread per row) of Bell & Garland
+// (SC'09) and SHOC's spmv_csr_scalar; Parboil's spmv computes the same product in JDS form.
+// Access pattern as the original: thread r loads row_ptr[r] and row_ptr[r+1], then per
+// nonzero e of its row col_idx[e], vals[e] and x[col_idx[e]] (a gather), and stores y[r].
+// Lanes of a warp walk rows of different lengths in lock step: iteration j is executed by the
+// lanes whose row has more than j entries (divergence as on the GPU), so the loads of one
+// instruction are 4*row-length bytes apart (poorly coalesced), as in the real kernel.
+// Choices: 4-byte indices and floats; a pattern matrix still has a vals array (all ones).
+// Default input: a uniform random 16384 x 16384 matrix with 16 entries per row (~50k warp
+// instructions).
+#pragma once
+#include <memory>
+
+#include "workload/graph_input.h"
+#include "workload/grid_kernel.h"
+
+namespace gpusc {
+
+class SpmvWorkload : public SequenceWorkload {
+ public:
+  struct Params : GraphInputParams {
+    unsigned threads_per_cta = 256;  // CTA size [threads]
+    Params() {
+      generator = "uniform";
+      rows = 16384;
+    }
+    template <class F> static void describe(F&& f) {
+      GraphInputParams::describe(f);
+      using S = Params;
+      GPUSC_PARAM_R(threads_per_cta, 1, 1024, "CTA size [threads]");
+    }
+  };
+
+  SpmvWorkload(const Params& p, std::shared_ptr<const CsrGraph> matrix);
+  struct Data;  // what the streams share (defined in the .cpp)
+
+ protected:
+  std::unique_ptr<Kernel> launch(unsigned index) override;
+
+ private:
+  std::shared_ptr<const Data> d_;
+};
+
+}  // namespace gpusc

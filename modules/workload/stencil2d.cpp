@@ -1,0 +1,90 @@
+#include "workload/stencil2d.h"
+
+#include <algorithm>
+
+#include "common/report.h"
+
+namespace gpusc {
+
+struct Stencil2dWorkload::Data {
+  unsigned rows, cols;
+  Block2D grid;
+  uint64_t src, dst, power;
+};
+
+namespace {
+
+enum Pc : uint32_t {
+  kX = 0x00, kY = 0x10, kBound = 0x20, kClampNS = 0x30, kClampWE = 0x40, kLdC = 0x50, kLdN = 0x60,
+  kLdS = 0x70, kLdW = 0x80, kLdE = 0x90, kLdPower = 0xa0, kMath = 0xb0, kStDst = 0x100,
+};
+constexpr unsigned kMathOps = 6;  // hotspot's update: 2 FADD, 3 FFMA, 1 FMUL
+
+class Stencil2dWarp final : public BufferedWarpStream {
+ public:
+  using Data = Stencil2dWorkload::Data;
+  Stencil2dWarp(std::shared_ptr<const Data> d, unsigned cta, unsigned warp)
+      : d_(std::move(d)), exist_(cta_lane_mask(d_->grid.threads(), warp)) {
+    for (unsigned l = 0; l < kWarpSize; ++l) {
+      if (!((exist_ >> l) & 1u)) continue;
+      d_->grid.thread_xy(cta, warp, l, x_[l], y_[l]);
+      if (x_[l] < d_->cols && y_[l] < d_->rows) valid_ |= 1u << l;
+    }
+  }
+
+ private:
+  uint64_t cell(unsigned x, unsigned y) const { return uint64_t(y) * d_->cols + x; }
+
+  bool refill() override {
+    compute(kX, exist_);
+    compute(kY, exist_);
+    compute(kBound, exist_);
+    if (!valid_) return false;
+    compute(kClampNS, valid_);  // N = max(y - 1, 0), S = min(y + 1, rows - 1)
+    compute(kClampWE, valid_);  // W = max(x - 1, 0), E = min(x + 1, cols - 1)
+    const unsigned last_x = d_->cols - 1, last_y = d_->rows - 1;
+    auto at = [&](uint64_t base, int dx, int dy) {
+      return [=](unsigned l) {
+        const unsigned x = dx < 0 ? (x_[l] ? x_[l] - 1 : 0) : dx > 0 ? std::min(x_[l] + 1, last_x) : x_[l];
+        const unsigned y = dy < 0 ? (y_[l] ? y_[l] - 1 : 0) : dy > 0 ? std::min(y_[l] + 1, last_y) : y_[l];
+        return base + 4 * cell(x, y);
+      };
+    };
+    load(kLdC, 4, valid_, at(d_->src, 0, 0));
+    load(kLdN, 4, valid_, at(d_->src, 0, -1));
+    load(kLdS, 4, valid_, at(d_->src, 0, 1));
+    load(kLdW, 4, valid_, at(d_->src, -1, 0));
+    load(kLdE, 4, valid_, at(d_->src, 1, 0));
+    load(kLdPower, 4, valid_, at(d_->power, 0, 0));
+    for (unsigned i = 0; i < kMathOps; ++i) compute(kMath + 0x10 * i, valid_);
+    store(kStDst, 4, valid_, at(d_->dst, 0, 0));
+    return false;
+  }
+
+  std::shared_ptr<const Data> d_;
+  uint32_t exist_, valid_ = 0;
+  unsigned x_[kWarpSize] = {}, y_[kWarpSize] = {};
+};
+
+}  // namespace
+
+Stencil2dWorkload::Stencil2dWorkload(const Params& p)
+    : SequenceWorkload("stencil2d", p.iterations), p_(p) {
+  validate(p_, "stencil2d");
+  if (uint64_t(p.block_x) * p.block_y > 1024)
+    error("gpusc.workload", "stencil2d.block_x * block_y = ", uint64_t(p.block_x) * p.block_y,
+          " exceeds 1024 threads per CTA");
+  grid_ = Block2D::covering(p.cols, p.rows, p.block_x, p.block_y);
+  const uint64_t bytes = 4 * uint64_t(p.rows) * p.cols;
+  temp_[0] = space_.allocate("temp0", bytes);
+  temp_[1] = space_.allocate("temp1", bytes);
+  power_ = space_.allocate("power", bytes);
+}
+
+std::unique_ptr<Kernel> Stencil2dWorkload::launch(unsigned i) {
+  auto d = std::make_shared<const Data>(Data{p_.rows, p_.cols, grid_, temp_[i % 2], temp_[(i + 1) % 2], power_});
+  return std::make_unique<KernelOf<Stencil2dWarp, Data>>("stencil2d.step" + std::to_string(i), grid_.ctas(),
+                                                         grid_.threads(), std::move(d));
+}
+
+}  // namespace gpusc

@@ -1,0 +1,49 @@
+// Stencil2d: a 5-point thermal stencil on a rows x cols grid, one thread per cell and one
+// launch per time step, after Rodinia's hotspot: the new temperature of a cell depends on its
+// own temperature, its four neighbours' and its power dissipation.
+// Access pattern per thread (x, y): loads temp_src at the cell, north, south, west and east
+// (indices clamped at the borders, as hotspot does, so a border cell reads itself) and
+// power at the cell, then stores temp_dst at the cell; temp0 and temp1 alternate as source
+// and destination. Lanes run along x: the centre, west and east loads are coalesced rows,
+// north and south are the rows above and below.
+// Choices: hotspot's shared-memory pyramid (several steps per launch) is not modelled: every
+// step is one launch reading its neighbours from global memory (pyramid height 1). Addresses
+// do not depend on temperatures, so no values are computed.
+// Default: 256 x 256 cells, 4 steps, 16 x 16 CTAs (hotspot's BLOCK_SIZE) (~130k instructions).
+#pragma once
+#include "common/params.h"
+#include "workload/grid_kernel.h"
+
+namespace gpusc {
+
+class Stencil2dWorkload : public SequenceWorkload {
+ public:
+  struct Params {
+    unsigned rows = 256;        // grid rows [cells]
+    unsigned cols = 256;        // grid columns [cells]
+    unsigned iterations = 4;    // time steps = launches [count]
+    unsigned block_x = 16;      // CTA width [threads]
+    unsigned block_y = 16;      // CTA height [threads]
+    template <class F> static void describe(F&& f) {
+      using S = Params;
+      GPUSC_PARAM_R(rows, 1, 1 << 16, "grid rows [cells]");
+      GPUSC_PARAM_R(cols, 1, 1 << 16, "grid columns [cells]");
+      GPUSC_PARAM_R(iterations, 1, 100000, "time steps = launches [count]");
+      GPUSC_PARAM_R(block_x, 1, 1024, "CTA width [threads]");
+      GPUSC_PARAM_R(block_y, 1, 1024, "CTA height [threads]");
+    }
+  };
+
+  explicit Stencil2dWorkload(const Params& p);
+  struct Data;  // what the streams of one launch share (defined in the .cpp)
+
+ protected:
+  std::unique_ptr<Kernel> launch(unsigned index) override;
+
+ private:
+  Params p_;
+  Block2D grid_;
+  uint64_t temp_[2] = {0, 0}, power_ = 0;
+};
+
+}  // namespace gpusc

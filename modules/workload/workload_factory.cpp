@@ -1,0 +1,90 @@
+#include "workload/workload_factory.h"
+
+#include <functional>
+
+#include "common/report.h"
+#include "workload/atax.h"
+#include "workload/bfs.h"
+#include "workload/bicg.h"
+#include "workload/conv2d.h"
+#include "workload/gemm.h"
+#include "workload/histogram.h"
+#include "workload/kmeans.h"
+#include "workload/pagerank.h"
+#include "workload/spmv.h"
+#include "workload/stencil2d.h"
+#include "workload/transpose.h"
+
+namespace gpusc {
+namespace {
+
+struct Entry {
+  std::string name;
+  std::function<std::unique_ptr<Workload>(const json& params, uint64_t seed)> make;
+  std::function<json(const json& params)> effective;
+  std::function<json()> doc;
+};
+
+// Graph kernels take the graph or matrix described by their GraphInputParams; Seeded kernels
+// generate their data from the seed; the others have data-independent addresses.
+enum class Input { Graph, Seeded, None };
+
+template <class W, Input I> Entry entry(const std::string& name) {
+  using P = typename W::Params;
+  Entry e;
+  e.name = name;
+  e.make = [name](const json& j, uint64_t seed) -> std::unique_ptr<Workload> {
+    const auto p = params_from_json<P>(j, name);
+    if constexpr (I == Input::Graph) return std::make_unique<W>(p, load_graph_input(p, seed, name));
+    else if constexpr (I == Input::Seeded) return std::make_unique<W>(p, seed);
+    else return std::make_unique<W>(p);
+  };
+  e.effective = [name](const json& j) { return params_to_json(params_from_json<P>(j, name)); };
+  e.doc = [] { return params_doc<P>(); };
+  return e;
+}
+
+const std::vector<Entry>& table() {
+  static const std::vector<Entry> t = {
+      entry<AtaxWorkload, Input::None>("atax"),
+      entry<BfsWorkload, Input::Graph>("bfs"),
+      entry<BicgWorkload, Input::None>("bicg"),
+      entry<Conv2dWorkload, Input::None>("conv2d"),
+      entry<GemmWorkload, Input::None>("gemm"),
+      entry<HistogramWorkload, Input::Seeded>("histogram"),
+      entry<KmeansWorkload, Input::Seeded>("kmeans"),
+      entry<PagerankWorkload, Input::Graph>("pagerank"),
+      entry<SpmvWorkload, Input::Graph>("spmv"),
+      entry<Stencil2dWorkload, Input::None>("stencil2d"),
+      entry<TransposeWorkload, Input::None>("transpose"),
+  };
+  return t;
+}
+
+const Entry& find(const std::string& name) {
+  for (const auto& e : table())
+    if (name == e.name) return e;
+  std::string known;
+  for (const auto& e : table()) known += (known.empty() ? "" : ", ") + e.name;
+  error("gpusc.workload", "unknown workload '", name, "'; known workloads: ", known);
+}
+
+}  // namespace
+
+std::unique_ptr<Workload> make_workload(const std::string& name, const json& params, uint64_t seed) {
+  return find(name).make(params, seed);
+}
+
+std::vector<std::string> workload_names() {
+  std::vector<std::string> v;
+  for (const auto& e : table()) v.emplace_back(e.name);
+  return v;
+}
+
+json workload_effective_params(const std::string& name, const json& params) {
+  return find(name).effective(params);
+}
+
+json workload_params_doc(const std::string& name) { return find(name).doc(); }
+
+}  // namespace gpusc

@@ -1,0 +1,28 @@
+// Workload factory: builds a workload by name from its JSON parameters (the keys of the
+// kernel's Params, STYLE P3) and a seed, the entry point a platform's --kernel option uses.
+// Names: atax, bfs, bicg, conv2d, gemm, histogram, kmeans, pagerank, spmv, stencil2d,
+// transpose. For bfs, pagerank and spmv, "input": "path.mtx" (Matrix Market) or "path.txt"
+// (SNAP edge list) reads the graph or matrix from a file; without it a generator makes one
+// (see graph_input.h). An unknown name is an error listing the known ones; unknown or
+// ill-typed parameters are errors naming the key (params.h).
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/params.h"
+#include "workload/kernel.h"
+
+namespace gpusc {
+
+std::unique_ptr<Workload> make_workload(const std::string& name, const json& params, uint64_t seed);
+
+// Known workload names, sorted.
+std::vector<std::string> workload_names();
+// The effective parameters (defaults overridden by `params`), for the run's output.
+json workload_effective_params(const std::string& name, const json& params);
+// Per-parameter documentation rows (params_doc) of workload `name`.
+json workload_params_doc(const std::string& name);
+
+}  // namespace gpusc
