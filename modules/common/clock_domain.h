@@ -1,5 +1,5 @@
 // ClockDomain: one clock of the platform (core 1400 MHz, NoC 700 MHz, DRAM 924 MHz in paper
-// 000 Table II) without a free-running sc_clock (DESIGN §4). It converts cycles to time and
+// 000 Table II) without a free-running SystemC clock channel (DESIGN §4). It converts cycles to time and
 // runs the units of its domain that have work:
 //
 //   * a unit derives from Tickable and asks wake(u, cycle) for the edge it needs;
