@@ -11,7 +11,8 @@
 // a level array; each launch sees the levels as they were when it started (every frontier
 // thread that finds u unvisited writes it, as the benign race on the GPU allows); launches are
 // computed one at a time by running the real BFS step on the host in next_kernel().
-// Default input: R-MAT scale 12, edge factor 8, symmetrized, from vertex 0 (~50k instructions).
+// Default input: R-MAT scale 12, edge factor 8, symmetrized, from vertex 0 (5 launches, ~70k
+// instructions).
 #pragma once
 #include <memory>
 #include <vector>

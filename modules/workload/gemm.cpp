@@ -41,7 +41,7 @@ class GemmWarp final : public BufferedWarpStream {
       compute(kInit, exist_);
       return true;
     }
-    if (kt_ < ktiles) {
+    if (kt_ < ktiles && step_ == 0) {  // load the k-tile into shared memory
       uint32_t ma = 0, mb = 0;
       for (unsigned l = 0; l < kWarpSize; ++l) {
         if (!((exist_ >> l) & 1u)) continue;
@@ -53,13 +53,20 @@ class GemmWarp final : public BufferedWarpStream {
       compute(kStsA, exist_);  // As[ty][tx] = ...
       compute(kStsB, exist_);  // Bs[ty][tx] = ...
       compute(kBar1, exist_);  // __syncthreads()
-      for (unsigned i = 0; i < t; ++i) {  // sum += As[ty][i] * Bs[i][tx]
-        compute(kLdsA, exist_);
-        compute(kLdsB, exist_);
-        compute(kFma, exist_);
-      }
+      step_ = 1;
+      return true;
+    }
+    if (kt_ < ktiles && step_ <= t) {  // sum += As[ty][i] * Bs[i][tx], i = step_ - 1
+      compute(kLdsA, exist_);
+      compute(kLdsB, exist_);
+      compute(kFma, exist_);
+      ++step_;
+      return true;
+    }
+    if (kt_ < ktiles) {
       compute(kBar2, exist_);  // __syncthreads()
       compute(kLoop, exist_);
+      step_ = 0;
       ++kt_;
       return true;
     }
@@ -71,7 +78,8 @@ class GemmWarp final : public BufferedWarpStream {
   uint32_t exist_, in_c_ = 0;
   unsigned row_[kWarpSize] = {}, col_[kWarpSize] = {}, tx_[kWarpSize] = {}, ty_[kWarpSize] = {};
   bool started_ = false;
-  unsigned kt_ = 0;  // k-tile
+  unsigned kt_ = 0;    // k-tile
+  unsigned step_ = 0;  // 0: tile loads, 1..tile: multiply-add steps, tile + 1: barrier
 };
 
 }  // namespace

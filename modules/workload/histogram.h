@@ -7,7 +7,7 @@
 // Choices: generated input is "normal" (mean 128, standard deviation 32, clamped to 0..255,
 // like the pixel values of a natural image) or "uniform"; bin = value * bins / 256, so with
 // fewer than 256 bins each bin covers equally many values.
-// Default: 131072 elements, 256 bins (~25k instructions).
+// Default: 131072 elements, 256 bins (~20k instructions).
 #pragma once
 #include <cstdint>
 #include <memory>

@@ -9,7 +9,7 @@
 // first launch; the contribution rank[u] / out_degree[u] is computed per arc (no separate
 // contribution kernel); rank lost at vertices without out-arcs is not redistributed. The host
 // runs the same iteration in double precision in next_kernel(), so ranks() is the real result.
-// Default input: R-MAT scale 11, edge factor 8 (directed), 4 iterations (~150k instructions).
+// Default input: R-MAT scale 12, edge factor 8 (directed), 4 iterations (~160k instructions).
 #pragma once
 #include <memory>
 #include <vector>
@@ -25,7 +25,6 @@ class PagerankWorkload : public Workload {
     unsigned iterations = 4;         // launches [count]
     double damping = 0.85;           // damping factor
     unsigned threads_per_cta = 256;  // CTA size [threads]
-    Params() { scale = 11; }
     template <class F> static void describe(F&& f) {
       GraphInputParams::describe(f);
       using S = Params;

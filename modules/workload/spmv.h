@@ -6,7 +6,7 @@
 // lanes whose row has more than j entries (divergence as on the GPU), so the loads of one
 // instruction are 4*row-length bytes apart (poorly coalesced), as in the real kernel.
 // Choices: 4-byte indices and floats; a pattern matrix still has a vals array (all ones).
-// Default input: a uniform random 16384 x 16384 matrix with 16 entries per row (~50k warp
+// Default input: a uniform random 16384 x 16384 matrix with 16 entries per row (~45k warp
 // instructions).
 #pragma once
 #include <memory>

@@ -44,7 +44,7 @@ class Stencil2dWarp final : public BufferedWarpStream {
     compute(kClampWE, valid_);  // W = max(x - 1, 0), E = min(x + 1, cols - 1)
     const unsigned last_x = d_->cols - 1, last_y = d_->rows - 1;
     auto at = [&](uint64_t base, int dx, int dy) {
-      return [=](unsigned l) {
+      return [this, base, dx, dy, last_x, last_y](unsigned l) {
         const unsigned x = dx < 0 ? (x_[l] ? x_[l] - 1 : 0) : dx > 0 ? std::min(x_[l] + 1, last_x) : x_[l];
         const unsigned y = dy < 0 ? (y_[l] ? y_[l] - 1 : 0) : dy > 0 ? std::min(y_[l] + 1, last_y) : y_[l];
         return base + 4 * cell(x, y);

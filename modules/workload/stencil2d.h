@@ -9,7 +9,7 @@
 // Choices: hotspot's shared-memory pyramid (several steps per launch) is not modelled: every
 // step is one launch reading its neighbours from global memory (pyramid height 1). Addresses
 // do not depend on temperatures, so no values are computed.
-// Default: 256 x 256 cells, 4 steps, 16 x 16 CTAs (hotspot's BLOCK_SIZE) (~130k instructions).
+// Default: 256 x 256 cells, 4 steps, 16 x 16 CTAs (hotspot's BLOCK_SIZE) (~150k instructions).
 #pragma once
 #include "common/params.h"
 #include "workload/grid_kernel.h"

@@ -81,9 +81,9 @@ void check_bfs(std::shared_ptr<const CsrGraph> g, uint32_t source, unsigned thre
 }  // namespace
 
 TEST_CASE("bfs on a hand-made graph: levels, launches = eccentricity + 1, unreachable untouched") {
-  // Undirected: 0-1, 0-2, 1-3, 2-3, 3-4 and a separate component 5-6.
+  // Undirected: 0-1, 0-2, 1-2 (same level), 1-3, 2-3, 3-4 and a separate component 5-6.
   std::vector<CooEntry> e;
-  for (auto [u, v] : std::vector<std::pair<uint32_t, uint32_t>>{{0, 1}, {0, 2}, {1, 3}, {2, 3}, {3, 4}, {5, 6}}) {
+  for (auto [u, v] : std::vector<std::pair<uint32_t, uint32_t>>{{0, 1}, {0, 2}, {1, 2}, {1, 3}, {2, 3}, {3, 4}, {5, 6}}) {
     e.push_back({u, v});
     e.push_back({v, u});
   }

@@ -2,6 +2,8 @@
 // traffic for the filter (constant memory), coalesced rows.
 #include <catch2/catch.hpp>
 
+#include <cstdlib>
+
 #include "workload/conv2d.h"
 #include "workload_test_util.h"
 
@@ -42,9 +44,10 @@ TEST_CASE("conv2d: every interior pixel reads its K x K window once and writes o
 
 TEST_CASE("conv2d: a warp's loads are coalesced rows of the image") {
   Conv2dWorkload::Params p;
-  p.width = p.height = 64;
+  p.width = 66;  // CTA columns 0..31, 32..63, 64..65: the middle one is all interior
+  p.height = 64;
   Conv2dWorkload w(p);
-  const auto s = drain(*w.next_kernel()->warp(3, 2));  // an interior warp: one row of 32 pixels
+  const auto s = drain(*w.next_kernel()->warp(4, 2));  // CTA (1, 1), row 10, x = 32..63
   unsigned loads = 0;
   for (const auto& i : s) {
     if (i.op != WarpInstr::Op::Load) continue;

@@ -33,7 +33,7 @@ TEST_CASE("spmv reads every nonzero, col_idx and x[col] once per entry and write
   REQUIRE(c.stored() == std::set<std::string>{"y"});
   REQUIRE(c.atomic().empty());
   // Reference: thread r reads row_ptr[r] and row_ptr[r + 1].
-  for (uint64_t i = 0; i <= a->rows; ++i) REQUIRE(c.load("row_ptr", i) == (i < a->rows) + (i >= 1));
+  for (uint64_t i = 0; i <= a->rows; ++i) REQUIRE(c.load("row_ptr", i) == unsigned(i < a->rows) + unsigned(i >= 1));
   for (uint64_t e = 0; e < a->nnz(); ++e) {
     REQUIRE(c.load("col_idx", e) == 1);
     REQUIRE(c.load("vals", e) == 1);

@@ -1,0 +1,91 @@
+// Readers and workloads on the real inputs of the shared data folder (GPUSC_DATA_DIR, given by
+// CMake; this executable is only built when the folder exists). Expected counts are those of
+// the data README and of the files' own headers.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <queue>
+
+#include "workload/edge_list_reader.h"
+#include "workload/matrix_market_reader.h"
+#include "workload/workload_factory.h"
+#include "workload_test_util.h"
+
+using namespace gpusc;
+using namespace gpusc::test;
+
+namespace {
+std::string data(const std::string& rel) { return std::string(GPUSC_DATA_DIR) + "/" + rel; }
+uint64_t self_loops(const CsrGraph& g) {
+  uint64_t n = 0;
+  for (uint32_t v = 0; v < g.rows; ++v)
+    for (uint32_t e = g.row_ptr[v]; e < g.row_ptr[v + 1]; ++e) n += g.col_idx[e] == v;
+  return n;
+}
+}  // namespace
+
+TEST_CASE("data: west0067.mtx is 67 x 67 with 294 real entries") {
+  MatrixMarketInfo info;
+  const CsrGraph g = read_matrix_market(data("matrices/west0067.mtx"), &info);
+  REQUIRE(info.field == "real");
+  REQUIRE(info.symmetry == "general");
+  REQUIRE(g.rows == 67);
+  REQUIRE(g.cols == 67);
+  REQUIRE(g.nnz() == 294);
+  REQUIRE(g.has_values());
+  // The file's first entry "5 1 -.2788416" is row 4, column 0 (0-based).
+  const auto e = std::find(g.col_idx.begin() + g.row_ptr[4], g.col_idx.begin() + g.row_ptr[5], 0u);
+  REQUIRE(e != g.col_idx.begin() + g.row_ptr[5]);
+  REQUIRE(g.values[e - g.col_idx.begin()] == Approx(-0.2788416f));
+}
+
+TEST_CASE("data: karate.mtx has 34 vertices and 78 undirected edges = 156 arcs") {
+  MatrixMarketInfo info;
+  const CsrGraph g = read_matrix_market(data("graphs/karate.mtx"), &info);
+  REQUIRE(info.field == "pattern");
+  REQUIRE(info.symmetry == "symmetric");
+  REQUIRE(info.stored == 78);
+  REQUIRE(g.rows == 34);
+  REQUIRE(g.nnz() == 156);
+  REQUIRE(self_loops(g) == 0);
+  REQUIRE(g.symmetrized().nnz() == 156);  // already symmetric
+}
+
+TEST_CASE("data: CA-CondMat.txt (SNAP, CRLF) has 23,133 nodes and 186,936 arcs incl. 58 self loops") {
+  std::vector<uint64_t> ids;
+  const CsrGraph g = read_edge_list(data("graphs/CA-CondMat.txt"), {}, &ids);
+  REQUIRE(g.rows == 23133);
+  REQUIRE(ids.size() == 23133);
+  REQUIRE(*std::max_element(ids.begin(), ids.end()) == 108299);  // ids are not contiguous
+  REQUIRE(ids[0] == 81626);  // first id of the first data line
+  REQUIRE(g.nnz() == 186936);
+  REQUIRE(self_loops(g) == 58);
+  EdgeListOptions o;
+  o.keep_self_loops = false;
+  REQUIRE(read_edge_list(data("graphs/CA-CondMat.txt"), o).nnz() == 186936 - 58);
+  o.symmetrize = true;
+  o.keep_self_loops = true;
+  REQUIRE(read_edge_list(data("graphs/CA-CondMat.txt"), o).nnz() == 186936);  // every arc has its reverse
+}
+
+TEST_CASE("data: BFS on karate launches eccentricity + 1 times and SpMV on west0067 reads 294 nonzeros") {
+  const CsrGraph g = read_matrix_market(data("graphs/karate.mtx"));
+  std::vector<uint32_t> lvl(g.rows, UINT32_MAX);
+  std::queue<uint32_t> q;
+  lvl[0] = 0;
+  q.push(0);
+  uint32_t ecc = 0;
+  while (!q.empty()) {
+    const uint32_t v = q.front();
+    q.pop();
+    ecc = std::max(ecc, lvl[v]);
+    for (uint32_t e = g.row_ptr[v]; e < g.row_ptr[v + 1]; ++e)
+      if (lvl[g.col_idx[e]] == UINT32_MAX) lvl[g.col_idx[e]] = lvl[v] + 1, q.push(g.col_idx[e]);
+  }
+  auto bfs = make_workload("bfs", {{"input", data("graphs/karate.mtx")}}, 1);
+  REQUIRE(all_kernels(*bfs).size() == ecc + 1);
+  auto spmv = make_workload("spmv", {{"input", data("matrices/west0067.mtx")}}, 1);
+  const AccessCount c = count_accesses(spmv->address_space(), *spmv->next_kernel());
+  REQUIRE(c.total_loads("vals") == 294);
+  REQUIRE(c.stores.at("y").size() == 67);
+}

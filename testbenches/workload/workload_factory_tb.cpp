@@ -1,0 +1,188 @@
+// Workload factory and the contract every kernel model keeps: invariants, determinism under a
+// seed, lazy order-independent streams, input files, parameter errors, default sizes.
+#include <catch2/catch.hpp>
+
+#include "workload/workload_factory.h"
+#include "workload_test_util.h"
+
+using namespace gpusc;
+using namespace gpusc::test;
+using Catch::Matchers::Contains;
+
+namespace {
+// Small parameters per workload so that whole runs stay quick in a test.
+json small_params(const std::string& name) {
+  if (name == "atax" || name == "bicg") return {{"nx", 40}, {"ny", 70}, {"threads_per_cta", 32}};
+  if (name == "bfs") return {{"scale", 8}, {"edge_factor", 4}, {"threads_per_cta", 64}};
+  if (name == "pagerank") return {{"scale", 7}, {"iterations", 2}, {"threads_per_cta", 96}};
+  if (name == "spmv") return {{"rows", 300}, {"nnz_per_row", 5}, {"threads_per_cta", 128}};
+  if (name == "conv2d") return {{"width", 50}, {"height", 20}, {"filter", 5}};
+  if (name == "gemm") return {{"m", 40}, {"n", 36}, {"k", 20}, {"tile", 8}};
+  if (name == "histogram") return {{"elements", 1000}, {"bins", 64}, {"threads_per_cta", 100}};
+  if (name == "kmeans") return {{"points", 300}, {"features", 3}, {"clusters", 4}, {"max_iterations", 3}};
+  if (name == "stencil2d") return {{"rows", 20}, {"cols", 40}, {"iterations", 2}};
+  if (name == "transpose") return {{"width", 40}, {"height", 33}, {"block_x", 16}, {"block_y", 16}};
+  FAIL("no small params for " << name);
+  return {};
+}
+
+// Every stream of every launch, in (launch, cta, warp) order.
+std::vector<std::vector<Stream>> run(Workload& w) {
+  std::vector<std::vector<Stream>> out;
+  for (auto& k : all_kernels(w)) out.push_back(drain_kernel(*k));
+  return out;
+}
+}  // namespace
+
+TEST_CASE("factory knows the eleven kernels and names them in the unknown-name error") {
+  const auto names = workload_names();
+  REQUIRE(names == std::vector<std::string>{"atax", "bfs", "bicg", "conv2d", "gemm", "histogram", "kmeans",
+                                            "pagerank", "spmv", "stencil2d", "transpose"});
+  REQUIRE_THROWS_WITH(make_workload("fft", json::object(), 1),
+                      Contains("unknown workload 'fft'") && Contains("atax, bfs, bicg, conv2d"));
+  REQUIRE_THROWS_WITH(make_workload("gemm", {{"tiles", 8}}, 1),
+                      Contains("unknown parameter 'gemm.tiles'") && Contains("tile"));
+  REQUIRE_THROWS_WITH(make_workload("gemm", {{"tile", 64}}, 1), Contains("'gemm.tile' = 64 is out of range"));
+  REQUIRE_THROWS_WITH(make_workload("bfs", {{"generator", "ring"}}, 1), Contains("rmat|grid|banded|uniform"));
+  REQUIRE_THROWS_WITH(make_workload("bfs", {{"rmat_a", 0.9}}, 1), Contains("bfs.rmat_a + rmat_b + rmat_c + rmat_d"));
+  REQUIRE_THROWS_WITH(make_workload("spmv", {{"input", "matrix.csv"}}, 1), Contains("unknown file type"));
+  REQUIRE_THROWS_WITH(make_workload("spmv", {{"input", "/nonexistent/a.mtx"}}, 1), Contains("cannot open"));
+}
+
+TEST_CASE("factory: effective parameters and parameter docs") {
+  const json e = workload_effective_params("bfs", {{"source", 3}});
+  REQUIRE(e.at("source") == 3);
+  REQUIRE(e.at("symmetrize") == true);  // BFS default: undirected
+  REQUIRE(e.at("generator") == "rmat");
+  REQUIRE(workload_effective_params("spmv", json::object()).at("generator") == "uniform");
+  const json d = workload_params_doc("histogram");
+  REQUIRE(d.size() == 4);
+  REQUIRE(d[2].at("name") == "distribution");
+  REQUIRE(d[2].at("choices") == "normal|uniform");
+}
+
+TEST_CASE("every workload keeps the stream invariants on small inputs") {
+  for (const auto& name : workload_names()) {
+    INFO(name);
+    auto w = make_workload(name, small_params(name), 7);
+    REQUIRE(w->name() == name);
+    unsigned launches = 0;
+    while (auto k = w->next_kernel()) {
+      ++launches;
+      check_invariants(w->address_space(), *k, drain_kernel(*k));
+      REQUIRE_THROWS(k->warp(k->num_ctas(), 0));
+      REQUIRE_THROWS(k->warp(0, k->warps_per_cta()));
+    }
+    REQUIRE(launches >= 1);
+    REQUIRE(w->next_kernel() == nullptr);
+  }
+}
+
+TEST_CASE("same seed gives identical streams, a different seed a different R-MAT graph") {
+  for (const auto& name : workload_names()) {
+    INFO(name);
+    auto a = make_workload(name, small_params(name), 99);
+    auto b = make_workload(name, small_params(name), 99);
+    const auto ra = run(*a), rb = run(*b);
+    REQUIRE(ra.size() == rb.size());
+    for (size_t k = 0; k < ra.size(); ++k) {
+      REQUIRE(ra[k].size() == rb[k].size());
+      for (size_t s = 0; s < ra[k].size(); ++s) REQUIRE(same_stream(ra[k][s], rb[k][s]));
+    }
+  }
+  for (const char* name : {"bfs", "pagerank"}) {
+    auto a = make_workload(name, small_params(name), 1);
+    auto b = make_workload(name, small_params(name), 2);
+    const auto ra = run(*a), rb = run(*b);
+    bool differ = ra.size() != rb.size();
+    for (size_t k = 0; !differ && k < ra.size(); ++k)
+      for (size_t s = 0; !differ && s < ra[k].size(); ++s) differ = !same_stream(ra[k][s], rb[k][s]);
+    REQUIRE(differ);
+  }
+}
+
+TEST_CASE("streams are lazy and order-independent: one warp alone equals all warps interleaved") {
+  for (const auto& name : workload_names()) {
+    INFO(name);
+    auto w = make_workload(name, small_params(name), 5);
+    auto fresh = make_workload(name, small_params(name), 5);  // for warps pulled with no others
+    for (unsigned launch = 0;; ++launch) {
+      auto k = w->next_kernel();
+      auto kf = fresh->next_kernel();
+      REQUIRE((k == nullptr) == (kf == nullptr));
+      if (!k) break;
+      const unsigned wpc = k->warps_per_cta(), n = k->num_ctas() * wpc;
+      // All warps live at once, pulled one instruction at a time round-robin, last warp first.
+      std::vector<std::unique_ptr<WarpStream>> live;
+      for (unsigned i = n; i-- > 0;) live.push_back(k->warp(i / wpc, i % wpc));
+      std::vector<Stream> inter(n);
+      for (bool any = true; any;) {
+        any = false;
+        for (unsigned j = 0; j < n; ++j) {
+          WarpInstr ins;
+          if (live[j] && live[j]->next(ins)) {
+            inter[n - 1 - j].push_back(ins);
+            any = true;
+          } else {
+            live[j].reset();
+          }
+        }
+      }
+      // One warp of a fresh workload's launch, the only stream ever created there.
+      const unsigned only = (launch * 7 + 3) % n;
+      REQUIRE(same_stream(drain(*kf->warp(only / wpc, only % wpc)), inter[only]));
+      // And each warp alone again, in descending order.
+      for (unsigned i = n; i-- > 0;) REQUIRE(same_stream(drain(*k->warp(i / wpc, i % wpc)), inter[i]));
+    }
+  }
+}
+
+TEST_CASE("a kernel's streams outlive the workload and the kernel that made them") {
+  auto w = make_workload("bfs", small_params("bfs"), 3);
+  auto k = w->next_kernel();
+  const Stream ref = drain(*k->warp(0, 0));
+  auto s = k->warp(0, 0);
+  k.reset();
+  w.reset();
+  REQUIRE(same_stream(drain(*s), ref));
+}
+
+TEST_CASE("graph kernels read their input from a Matrix Market or edge-list file") {
+  TempFile mtx("m.mtx", "%%MatrixMarket matrix coordinate real general\n3 5 4\n1 1 1\n1 5 2\n2 3 3\n3 2 4\n");
+  auto spmv = make_workload("spmv", {{"input", mtx.path()}}, 1);
+  REQUIRE(spmv->address_space().array("row_ptr").bytes == 4 * 4);
+  REQUIRE(spmv->address_space().array("x").bytes == 4 * 5);
+  const AccessCount c = count_accesses(spmv->address_space(), *spmv->next_kernel());
+  REQUIRE(c.total_loads("vals") == 4);
+  REQUIRE(c.load("x", 4) == 1);
+  REQUIRE(c.load("x", 3) == 0);
+
+  // Path 10 - 20 - 30 - 40 as a directed SNAP list; symmetrized by BFS's default.
+  TempFile el("p.txt", "# path\r\n10\t20\r\n20\t30\r\n30\t40\r\n");
+  auto bfs = make_workload("bfs", {{"input", el.path()}}, 1);
+  REQUIRE(bfs->address_space().array("level").bytes == 4 * 4);
+  REQUIRE(all_kernels(*bfs).size() == 4);  // eccentricity 3 from vertex 0 (id 10)
+  auto bfs_rev = make_workload("bfs", {{"input", el.path()}, {"source", 3}, {"symmetrize", false}}, 1);
+  REQUIRE(all_kernels(*bfs_rev).size() == 1);  // vertex 40 has no out-arcs
+}
+
+TEST_CASE("default parameters keep every workload within a few hundred thousand warp instructions") {
+  for (const auto& name : workload_names()) {
+    INFO(name);
+    auto w = make_workload(name, json::object(), 1);
+    uint64_t instrs = 0, mem = 0;
+    while (auto k = w->next_kernel())
+      for (unsigned c = 0; c < k->num_ctas(); ++c)
+        for (unsigned i = 0; i < k->warps_per_cta(); ++i) {
+          auto s = k->warp(c, i);
+          for (WarpInstr ins; s->next(ins);) {
+            ++instrs;
+            mem += ins.is_memory();
+          }
+        }
+    UNSCOPED_INFO(name << ": " << instrs << " warp instructions, " << mem << " memory");
+    REQUIRE(instrs > 10000);
+    REQUIRE(instrs < 400000);
+    REQUIRE(mem * 50 > instrs);  // at least 2% memory instructions (tiled GEMM has ~5%)
+  }
+}
