@@ -59,6 +59,9 @@ bool NetworkInterface::accept(unsigned vnet, tlm::tlm_generic_payload& gp) {
     ++inj_full_;
     return false;
   }
+  // Checked before DestSet::single: an id beyond DestSet's capacity would write out of bounds.
+  if (e.dests.empty() && e.dst >= nodes_)
+    error(name(), "message to node ", e.dst, " but the network has ", nodes_, " nodes");
   Packet* pk = pool_.take();
   pk->src = node_;
   pk->dests = e.dests.empty() ? DestSet::single(e.dst) : e.dests;

@@ -73,7 +73,14 @@ class Router : public sc_core::sc_module, public FlitPortOwner, private Tickable
   unsigned ports() const { return ports_; }
   unsigned vcs() const { return vcs_; }
   unsigned occupancy() const { return occupancy_; }
-  unsigned credits(unsigned out_port, unsigned vc) const { return out_[out_port].credits[vc]; }
+  // Credits held for an output VC, including those that came back while the router slept
+  // (they are applied at its next tick).
+  unsigned credits(unsigned out_port, unsigned vc) const {
+    unsigned c = out_[out_port].credits[vc];
+    const uint64_t now = clk_.now();
+    for (const PendingCredit& pc : credits_) c += pc.port == out_port && pc.vc == vc && pc.ready <= now;
+    return c;
+  }
   uint64_t flits_switched() const { return st_flits_.value(); }
 
  private:
