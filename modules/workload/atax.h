@@ -5,23 +5,14 @@
 // Default: nx = ny = 1024 (PolyBench/GPU uses 4096), 256-thread CTAs (~260k instructions).
 #pragma once
 #include "common/params.h"
+#include "workload/dense_matvec.h"
 #include "workload/grid_kernel.h"
 
 namespace gpusc {
 
 class AtaxWorkload : public SequenceWorkload {
  public:
-  struct Params {
-    unsigned nx = 1024;              // rows of A
-    unsigned ny = 1024;              // columns of A
-    unsigned threads_per_cta = 256;  // CTA size [threads]
-    template <class F> static void describe(F&& f) {
-      using S = Params;
-      GPUSC_PARAM_R(nx, 1, 1 << 16, "rows of A");
-      GPUSC_PARAM_R(ny, 1, 1 << 16, "columns of A");
-      GPUSC_PARAM_R(threads_per_cta, 1, 1024, "CTA size [threads]");
-    }
-  };
+  using Params = MatrixShapeParams;
 
   explicit AtaxWorkload(const Params& p);
 

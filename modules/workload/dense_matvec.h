@@ -9,6 +9,7 @@
 // Choice: the running sum lives in a register (the PolyBench/GPU source accumulates into the
 // global output inside the loop; with restrict-qualified pointers nvcc keeps it in a register).
 #pragma once
+#include "common/params.h"
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -16,6 +17,19 @@
 #include "workload/kernel.h"
 
 namespace gpusc {
+
+// Shape of the nx x ny matrix A shared by the PolyBench matrix-vector workloads (ATAX, BICG).
+struct MatrixShapeParams {
+  unsigned nx = 1024;              // rows of A
+  unsigned ny = 1024;              // columns of A
+  unsigned threads_per_cta = 256;  // CTA size [threads]
+  template <class F> static void describe(F&& f) {
+    using S = MatrixShapeParams;
+    GPUSC_PARAM_R(nx, 1, 1 << 16, "rows of A");
+    GPUSC_PARAM_R(ny, 1, 1 << 16, "columns of A");
+    GPUSC_PARAM_R(threads_per_cta, 1, 1024, "CTA size [threads]");
+  }
+};
 
 struct DenseMatvecSpec {
   std::string name;           // kernel name, e.g. "atax.kernel1"
