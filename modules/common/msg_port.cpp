@@ -40,6 +40,7 @@ tlm::tlm_sync_enum MsgIn::nb_transport_fw(tlm::tlm_generic_payload& gp, tlm::tlm
   ++received_;
   if (accept_(gp)) {
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
+    if (tap_) tap_(gp);
     return tlm::TLM_COMPLETED;
   }
   pending_ = &gp;
@@ -51,6 +52,7 @@ bool MsgIn::retry() {
   tlm::tlm_generic_payload* gp = pending_;
   pending_ = nullptr;
   gp->set_response_status(tlm::TLM_OK_RESPONSE);
+  if (tap_) tap_(*gp);
   tlm::tlm_phase ph = tlm::BEGIN_RESP;
   sc_core::sc_time t = sc_core::SC_ZERO_TIME;
   (*this)->nb_transport_bw(*gp, ph, t);

@@ -47,6 +47,10 @@ class MsgIn : public tlm::tlm_target_socket<32>, private tlm::tlm_fw_transport_i
   using Accept = std::function<bool(tlm::tlm_generic_payload&)>;
   explicit MsgIn(const char* name = "in", Accept accept = {});
   void set_accept(Accept a) { accept_ = std::move(a); }
+  // Optional observer, called with each message right after the owner took it (at once or on a
+  // later retry()): platforms stamp timestamps and feed monitors here without a unit of their own.
+  // Owners latch input in accept() and act at their next edge, so the payload is still valid.
+  void set_tap(std::function<void(tlm::tlm_generic_payload&)> f) { tap_ = std::move(f); }
   // Optional loosely-timed path (caches, DRAM); without one b_transport is an error.
   void set_b_transport(std::function<void(tlm::tlm_generic_payload&, sc_core::sc_time&)> f) { b_ = std::move(f); }
   bool has_pending() const { return pending_ != nullptr; }
@@ -60,6 +64,7 @@ class MsgIn : public tlm::tlm_target_socket<32>, private tlm::tlm_fw_transport_i
   bool get_direct_mem_ptr(tlm::tlm_generic_payload&, tlm::tlm_dmi&) override { return false; }
   unsigned int transport_dbg(tlm::tlm_generic_payload&) override { return 0; }
   Accept accept_;
+  std::function<void(tlm::tlm_generic_payload&)> tap_;
   std::function<void(tlm::tlm_generic_payload&, sc_core::sc_time&)> b_;
   tlm::tlm_generic_payload* pending_ = nullptr;
   uint64_t received_ = 0;

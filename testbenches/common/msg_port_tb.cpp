@@ -212,3 +212,21 @@ TEST_CASE("MsgPort: protocol errors on the target side") {
   gp.release();
   other.release();
 }
+
+TEST_CASE("MsgPort: the tap sees each message once, when the owner takes it") {
+  Bench b(1);
+  b.tgt.stall_until(20);
+  std::vector<std::pair<uint64_t, uint64_t>> tapped;  // (cycle, address)
+  b.tgt.in.set_tap([&](tlm::tlm_generic_payload& gp) { tapped.emplace_back(b.clk.now(), gp.get_address()); });
+  for (uint32_t i = 0; i < 3; ++i) b.script(0, i);
+  sc_core::sc_start();
+  // msg0 is taken at 0 and fills the queue of 1; msg1 is offered at 1 and withheld until the
+  // target consumes msg0 at 20 and retries. The tap must fire at acceptance (20), not at the offer.
+  REQUIRE(tapped.size() == 3);
+  for (uint32_t i = 0; i < 3; ++i) {
+    INFO("message " << i);
+    CHECK(tapped[i].second == 0x1000 + i);
+    CHECK(tapped[i].first == b.ini.sent()[i].accepted);  // at acceptance, not at the first offer
+  }
+  CHECK(tapped[1].first == 20);
+}
