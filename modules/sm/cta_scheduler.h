@@ -1,0 +1,83 @@
+// CtaScheduler: the GPU's global CTA (thread block) scheduler (DESIGN §6). It runs a Workload's
+// kernels one after the other: it launches next_kernel(), hands that kernel's CTAs to the SMs
+// in round-robin order as they have room, and once every CTA of the kernel has retired and
+// every SM is idle (drained, write acks included) it calls the kernel-boundary hook (the
+// platform flushes L1s there) and launches the next kernel. When the workload ends it sets
+// done(), records the finish cycle and notifies finished().
+// Open choices:
+//   * GPGPU-Sim style: each cycle at most one CTA per SM; the scan starts at the SM after the
+//     last one that received a CTA, and that position carries over from kernel to kernel;
+//   * CTAs go out in index order 0, 1, 2, ...; kernel ids count launches from 0;
+//   * the boundary hook runs after every kernel, the last one included, in the cycle the
+//     drain is seen; the next kernel's first CTAs are launched in that same cycle;
+//   * while the last CTAs' stores drain the scheduler checks idle() every cycle (there is no
+//     idle event); otherwise it sleeps until an SM reports a retired CTA;
+//   * the scheduler installs itself as each SM's on_cta_done hook;
+//   * a kernel whose CTA does not fit an empty SM is an error (it could never run).
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include <systemc>
+
+#include "common/clock_domain.h"
+#include "common/params.h"
+#include "common/stats.h"
+#include "sm/sm_core.h"
+#include "workload/kernel.h"
+
+namespace gpusc {
+
+class CtaScheduler : public sc_core::sc_module, private Tickable {
+ public:
+  struct Params {
+    unsigned max_kernels = 0;  // kernels to run, for short runs (0 = until the workload ends)
+    unsigned max_ctas = 0;     // CTAs launched per kernel, for short runs (0 = all)
+    template <class F> static void describe(F&& f) {
+      using S = Params;
+      GPUSC_PARAM(max_kernels, "kernels to run before finishing (0 = every kernel of the workload)");
+      GPUSC_PARAM(max_ctas, "CTAs launched per kernel, the first ones by index (0 = all)");
+    }
+  };
+  using KernelHook = std::function<void(unsigned finished_kernel_id)>;
+
+  // Starts at cycle 0. `workload` and the SMs must outlive the scheduler.
+  CtaScheduler(sc_core::sc_module_name name, const Params& p, ClockDomain& clk, Workload& workload,
+               std::vector<SmCore*> sms);
+  CtaScheduler(const CtaScheduler&) = delete;
+  CtaScheduler& operator=(const CtaScheduler&) = delete;
+
+  void set_on_kernel_boundary(KernelHook f) { on_boundary_ = std::move(f); }
+
+  bool done() const { return done_; }
+  const sc_core::sc_event& finished() const { return finished_; }
+  uint64_t finish_cycle() const { return finish_cycle_; }  // valid once done()
+  unsigned kernels_started() const { return kernels_started_; }
+
+ private:
+  bool tick(uint64_t cycle) override;
+  bool start_next_kernel(uint64_t cycle);  // false when the workload has ended
+  void cta_done();
+
+  const Params p_;
+  ClockDomain& clk_;
+  Workload& workload_;
+  std::vector<SmCore*> sms_;
+  std::shared_ptr<const Kernel> kernel_;  // the running kernel (nullptr between kernels)
+  unsigned kernel_id_ = 0, kernels_started_ = 0;
+  unsigned next_cta_ = 0, total_ctas_ = 0, retired_ = 0;
+  unsigned rr_ = 0;  // the SM the next scan starts at
+  bool done_ = false;
+  uint64_t finish_cycle_ = 0;
+  sc_core::sc_event finished_;
+  KernelHook on_boundary_;
+
+  StatGroup stats_;
+  Counter& kernels_;
+  Counter& ctas_launched_;
+  Counter& ctas_done_;
+};
+
+}  // namespace gpusc
