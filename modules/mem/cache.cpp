@@ -317,9 +317,9 @@ void Cache::handle_down(uint64_t cycle) {
     if (!m) error(name(), "fill for line ", hex(line), " matches no outstanding miss (MSHR)");
     down_q_.pop_front();
     ++fills_;
-    if (m->allocate) {
-      Line* l = find_line(line);
-      if (!l) l = &install(line);
+    Line* l = find_line(line);  // present after a sector miss: completed even without allocate
+    if (!l && m->allocate) l = &install(line);
+    if (l) {
       l->valid = all_sectors_;
       l->dirty |= m->dirty;
       touch(*l);
