@@ -11,7 +11,8 @@
 //      line address, installed, its merged requests answered in order, one per cycle); any other
 //      reply (write ack, atomic at a write-through cache) is forwarded up unchanged;
 //   3. lookup: up to accesses_per_cycle requests from the input queue, only while the out queue
-//      has room (a full out queue stops the cache: paper 001 §2.1 "MC reply queue");
+//      has room before this cycle's send (a full out queue stops the cache: paper 001 §2.1,
+//      "MC reply queue");
 //   4. one message leaves on up_out and one on down_out, if the port is free.
 // A request latched in cycle a (handed over in cycle a - 1) is looked up in cycle a; a hit is sent
 // on up_out in cycle a + hit_latency; a miss goes down in cycle a. A fill latched in cycle f sends
@@ -24,14 +25,15 @@
 // Stats identities (checked as invariants at every dump):
 //   reads == read_hits + read_misses + mshr_merges   (a merged read is neither hit nor miss)
 //   fetches == read_misses + atomic_misses           (one Read of line_bytes sent down per MSHR)
-//   fills + MSHRs in use == fetches
+//   fills + MSHRs waiting for their fill == fetches
 // So for an L1 (atomic_misses = 0): reads - read_hits = L2 reads from this L1 (= fetches) +
 // mshr_merges. sector_misses is the part of read_misses whose tag matched but whose needed
 // sectors were not valid.
 //
 // Choices the papers leave open:
 //   * lines are allocated when the fill arrives (LRU victim, invalid ways first), not at the
-//     miss; a fill for a line that is present (sector miss) makes every sector valid;
+//     miss; a fill for a line that is present (sector miss) makes every sector valid, even when
+//     the allocation hook said no (it is asked once per read miss, with the first request);
 //   * valid bits are kept per 32 B sector (one bit for lines under 32 B). `sectored` decides what
 //     a read needs: its own sectors (MemExt::sector_mask, 0 = whole line) or the whole line. So a
 //     write-back cache never returns sectors it did not fetch or write, sectored or not;
@@ -52,7 +54,11 @@
 //   * t_done is set on every reply sent up (the last cache on the way, the L1, sets it last);
 //   * with a BackingStore attached, payloads with a data pointer get real bytes: a read or atomic
 //     reply copies the line from the store; a write stores its data, packed in word_mask order
-//     (4 B per set bit; whole data_length at the address when word_mask is 0).
+//     (4 B per set bit; whole data_length at the address when word_mask is 0). The data buffer
+//     of a read must hold line_bytes. The cache's own payloads carry no data pointer;
+//   * b_transport (functional): the same tag, LRU, dirty and stats updates without timing;
+//     misses, write-throughs and write-backs go down with b_transport at once. Not to be mixed
+//     with timed traffic in flight.
 #pragma once
 #include <cstdint>
 #include <deque>

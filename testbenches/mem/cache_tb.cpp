@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "cache_fixture.h"
+#include "common/address_map.h"
 #include "mem/backing_store.h"
 
 using namespace gpusc;
@@ -412,6 +413,65 @@ TEST_CASE("Cache: a stalled receiver above back-pressures the cache and its inpu
   CHECK(stat(b.cache, "read_hits") == 12);
   CHECK(b.cache.idle());
   CHECK(b.pool.in_use() == 0);
+  CHECK(invariant_failures().empty());
+}
+
+TEST_CASE("Cache: the index hook spreads one partition's lines over all sets", "[cache][index]") {
+  // 4 partitions interleaved every 256 B: partition 0 owns global lines 0x000, 0x080, 0x400,
+  // 0x480. With 4 direct-mapped sets indexed by the global address they fall in sets 0, 1, 0, 1
+  // and evict each other; indexed by AddressMap::local (0x000, 0x080, 0x100, 0x180) they use
+  // all 4 sets and the second pass hits.
+  Cache::Params p;
+  p.sets = 4;
+  p.ways = 1;
+  Bench local("local", p), global("global", p);
+  const AddressMap map(4);
+  local.cache.set_index_address([map](uint64_t a) { return map.local(a); });
+  const uint64_t lines[] = {0x000, 0x080, 0x400, 0x480};
+  for (Bench* b : {&local, &global})
+    for (unsigned pass = 0; pass < 2; ++pass)
+      for (unsigned i = 0; i < 4; ++i) b->read(10 + 30 * (4 * pass + i), lines[i], 4 * pass + i);
+  local.run_to(400);
+  CHECK(stat(local.cache, "fetches") == 4);
+  CHECK(stat(local.cache, "read_hits") == 4);
+  CHECK(stat(global.cache, "fetches") == 8);
+  CHECK(stat(global.cache, "read_hits") == 0);
+  CHECK(invariant_failures().empty());
+}
+
+TEST_CASE("Cache: accesses_per_cycle lookups per cycle drain a backlog", "[cache][timing]") {
+  // 2 lookups per cycle; one MSHR holding one request, so a second read of B blocks the queue
+  // until B's fill: B fetched at 31, fill latched at 42; the second B fails in 32..41.
+  // At 42 the fill answers #2 and frees the MSHR, then two lookups: #3 (B, now a hit) and #4
+  // (A). 43: #5 and #6. 44: #7. Replies leave one per cycle: #2 at 42 ... #7 at 47.
+  Cache::Params p;
+  p.accesses_per_cycle = 2;
+  p.mshrs = 1;
+  p.mshr_merge = 1;
+  Bench b("b", p);
+  const uint64_t A = 0x1000, B = 0x2000;
+  b.read(10, A, 1);  // warm-up, reply at 22
+  b.read(30, B, 2);
+  b.read(31, B, 3);
+  for (unsigned t = 4; t <= 7; ++t) b.read(28 + t, A, t);  // offered 32..35
+  auto run_to_mid = [&](uint64_t c) {  // to the middle of cycle c: its edge has been handled
+    sc_core::sc_start(b.clk.time_of(c) + b.clk.period() / 2 - sc_core::sc_time_stamp());
+  };
+  run_to_mid(41);
+  CHECK(b.cache.input_backlog() == 5);  // #3..#7
+  run_to_mid(42);
+  CHECK(b.cache.input_backlog() == 3);  // #5..#7
+  run_to_mid(43);
+  CHECK(b.cache.input_backlog() == 1);
+  b.run_to(100);
+  const auto& r = b.replies();
+  REQUIRE(r.size() == 7);
+  for (unsigned i = 1; i < 7; ++i) {
+    CHECK(r[i].ext.pc == i + 1);
+    CHECK(r[i].cycle == 41 + i);
+  }
+  CHECK(stat(b.cache, "reservation_fails") == 10);
+  CHECK(stat(b.cache, "read_hits") == 5);
   CHECK(invariant_failures().empty());
 }
 
