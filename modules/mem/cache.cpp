@@ -1,0 +1,513 @@
+#include "mem/cache.h"
+
+#include <cmath>
+#include <limits>
+
+#include "common/report.h"
+#include "mem/backing_store.h"
+
+namespace gpusc {
+
+namespace {
+std::string hex(uint64_t v) {
+  char buf[24];
+  snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+bool pow2(unsigned v) { return v != 0 && (v & (v - 1)) == 0; }
+
+const Cache::Params& checked(const Cache::Params& p, const std::string& who) {
+  validate(p, who);
+  if (!pow2(p.line_bytes)) error(who, "line_bytes = ", p.line_bytes, " must be a power of two (e.g. 128)");
+  if (!pow2(p.sets)) error(who, "sets = ", p.sets, " must be a power of two (sets are indexed by address bits)");
+  if (p.sectored && p.line_bytes % 32 != 0)
+    error(who, "line_bytes = ", p.line_bytes, " must be a multiple of 32 when sectored (sectors are 32 B)");
+  return p;
+}
+}  // namespace
+
+Cache::Cache(sc_core::sc_module_name name, const Params& p, ClockDomain& clk, unsigned node)
+    : sc_core::sc_module(name),
+      p_(checked(p, this->name())),
+      clk_(clk),
+      node_(node),
+      write_back_(p_.write_policy == "write-back"),
+      sector_count_(p_.line_bytes >= 32 ? p_.line_bytes / 32 : 1),
+      all_sectors_(sector_count_ >= 32 ? ~0u : (1u << sector_count_) - 1),
+      pool_(p_.line_bytes),
+      route_([](Payload&, MemExt&) {}),
+      index_addr_([](uint64_t a) { return a; }),
+      allocate_([](const Payload&) { return true; }),
+      lines_(size_t{p_.sets} * p_.ways),
+      mshrs_(p_.mshrs),
+      reads_(stats_.counter("reads", Unit::Count, "read requests looked up (merged ones included)")),
+      writes_(stats_.counter("writes", Unit::Count, "write requests looked up")),
+      atomics_(stats_.counter("atomics", Unit::Count, "atomic requests looked up")),
+      read_hits_(stats_.counter("read_hits", Unit::Count, "reads whose needed sectors were valid")),
+      read_misses_(stats_.counter("read_misses", Unit::Count, "reads that allocated an MSHR (one fetch each)")),
+      sector_misses_(stats_.counter("sector_misses", Unit::Count,
+                                    "read misses on a present line lacking needed sectors")),
+      mshr_merges_(stats_.counter("mshr_merges", Unit::Count, "reads merged into an outstanding MSHR")),
+      atomic_misses_(stats_.counter("atomic_misses", Unit::Count, "atomics that allocated an MSHR (write-back only)")),
+      fetches_(stats_.counter("fetches", Unit::Count, "line reads sent down")),
+      reservation_fails_(stats_.counter("reservation_fails", Unit::Cycles,
+                                        "cycles the head request waited for an MSHR, merge slot or miss queue slot")),
+      fills_(stats_.counter("fills", Unit::Count, "fills received from below")),
+      evictions_(stats_.counter("evictions", Unit::Count, "valid lines replaced")),
+      writebacks_(stats_.counter("writebacks", Unit::Count, "dirty lines written down (evictions and flushes)")),
+      reply_stall_cycles_(stats_.counter("reply_stall_cycles", Unit::Cycles,
+                                         "cycles a reply could not leave: up_out blocked, or out queue full")) {
+  for (Mshr& m : mshrs_) m.reqs.reserve(p_.mshr_merge);
+  up_in.set_accept([this](Payload& gp) { return accept_up(gp); });
+  down_in.set_accept([this](Payload& gp) { return accept_down(gp); });
+  up_in.set_b_transport([this](Payload& gp, sc_core::sc_time& t) { functional(gp, t); });
+  up_out.on_accept([this] {
+    up_free_at_ = clk_.cycle_after(sc_core::sc_time_stamp());
+    reply_stall_cycles_ += up_free_at_ - 1 - up_blocked_since_;
+    clk_.wake_after_now(*this);
+  });
+  down_out.on_accept([this] {
+    down_free_at_ = clk_.cycle_after(sc_core::sc_time_stamp());
+    clk_.wake_after_now(*this);
+  });
+  stats_.derived("hit_rate", Unit::Ratio, "read_hits / reads", [this] {
+    return reads_.value() ? double(read_hits_.value()) / double(reads_.value())
+                          : std::numeric_limits<double>::quiet_NaN();
+  });
+  stats_.invariant("reads == read_hits + read_misses + mshr_merges", [this] {
+    return reads_.value() == read_hits_.value() + read_misses_.value() + mshr_merges_.value();
+  });
+  stats_.invariant("fetches == read_misses + atomic_misses",
+                   [this] { return fetches_.value() == read_misses_.value() + atomic_misses_.value(); });
+  stats_.invariant("fills + MSHRs waiting for a fill == fetches", [this] {
+    uint64_t waiting = 0;
+    for (const Mshr& m : mshrs_) waiting += m.busy && !m.filled;
+    return fills_.value() + waiting == fetches_.value();
+  });
+}
+
+// ---- observers ----
+
+bool Cache::is_dirty(uint64_t addr) const {
+  const Line* l = find_line(line_of(addr));
+  return l && l->dirty;
+}
+
+uint32_t Cache::valid_sectors(uint64_t addr) const {
+  const Line* l = find_line(line_of(addr));
+  return l ? l->valid : 0;
+}
+
+unsigned Cache::mshrs_in_use() const {
+  unsigned n = 0;
+  for (const Mshr& m : mshrs_) n += m.busy;
+  return n;
+}
+
+bool Cache::idle() const {
+  return in_q_.empty() && down_q_.empty() && hits_.empty() && out_q_.empty() && to_down_.empty() &&
+         mshrs_in_use() == 0 && !up_out.busy() && !down_out.busy();
+}
+
+void Cache::flush() {
+  if (!idle()) error(name(), "flush() while requests are in flight; call it at a kernel boundary, when idle()");
+  for (Line& l : lines_) {
+    if (write_back_ && l.valid && l.dirty) write_back(l.tag);
+    l = Line{};
+  }
+  if (!to_down_.empty()) clk_.wake_after_now(*this);
+}
+
+// ---- tag array and MSHRs ----
+
+unsigned Cache::set_of(uint64_t line) const {
+  return static_cast<unsigned>((index_addr_(line) / p_.line_bytes) & (p_.sets - 1));
+}
+
+const Cache::Line* Cache::find_line(uint64_t line) const {
+  const Line* set = &lines_[size_t{set_of(line)} * p_.ways];
+  for (unsigned w = 0; w < p_.ways; ++w)
+    if (set[w].valid && set[w].tag == line) return &set[w];
+  return nullptr;
+}
+
+Cache::Line* Cache::find_line(uint64_t line) {
+  return const_cast<Line*>(static_cast<const Cache*>(this)->find_line(line));
+}
+
+Cache::Line& Cache::victim(uint64_t line) {
+  Line* set = &lines_[size_t{set_of(line)} * p_.ways];
+  Line* v = &set[0];
+  for (unsigned w = 0; w < p_.ways; ++w) {
+    if (!set[w].valid) return set[w];
+    if (set[w].lru < v->lru) v = &set[w];
+  }
+  return *v;
+}
+
+Cache::Line& Cache::install(uint64_t line) {
+  Line& l = victim(line);
+  if (l.valid) {
+    ++evictions_;
+    if (l.dirty) write_back(l.tag);
+  }
+  l = Line{};
+  l.tag = line;
+  return l;
+}
+
+uint32_t Cache::sectors_of(const MemExt& e) const {
+  const uint32_t s = e.sector_mask & all_sectors_;
+  return s ? s : all_sectors_;
+}
+
+Cache::Mshr* Cache::find_mshr(uint64_t line) {
+  for (Mshr& m : mshrs_)
+    if (m.busy && !m.filled && m.line == line) return &m;
+  return nullptr;
+}
+
+Cache::Mshr* Cache::free_mshr() {
+  for (Mshr& m : mshrs_)
+    if (!m.busy) return &m;
+  return nullptr;
+}
+
+// ---- messages ----
+
+bool Cache::accept_up(Payload& gp) {
+  const MemExt& e = mem_ext(gp, name());
+  if (e.is_reply || (e.kind != MemKind::Read && e.kind != MemKind::Write && e.kind != MemKind::Atomic))
+    error(name(), "up_in received a ", to_string(e.kind), e.is_reply ? " reply" : " request", " for ",
+          hex(gp.get_address()), "; a cache takes read, write and atomic requests from above");
+  if (in_q_.size() >= p_.in_queue) return false;
+  in_q_.push_back({clk_.cycle_after(sc_core::sc_time_stamp()), &gp});
+  clk_.wake_after_now(*this);
+  return true;
+}
+
+bool Cache::accept_down(Payload& gp) {
+  const MemExt& e = mem_ext(gp, name());
+  if (!e.is_reply || (e.kind != MemKind::Read && e.kind != MemKind::Write && e.kind != MemKind::Atomic))
+    error(name(), "down_in received a ", to_string(e.kind), e.is_reply ? " reply" : " request", " for ",
+          hex(gp.get_address()), "; only read fills, write acks and atomic replies come from below");
+  if (down_q_.size() >= p_.fill_queue) return false;
+  down_q_.push_back({clk_.cycle_after(sc_core::sc_time_stamp()), &gp});
+  clk_.wake_after_now(*this);
+  return true;
+}
+
+Cache::Payload& Cache::make_fetch(const MemExt& first, uint64_t line) {
+  Payload& f = pool_.acquire();
+  MemExt& e = *f.get_extension<MemExt>();
+  e.kind = MemKind::Read;
+  e.src = node_;
+  e.warp = first.warp;
+  e.pc = first.pc;
+  e.kernel_id = first.kernel_id;
+  e.cta_id = first.cta_id;
+  e.t_issue = first.t_issue;
+  e.sector_mask = first.sector_mask;
+  e.word_mask = first.word_mask;
+  f.set_command(tlm::TLM_READ_COMMAND);
+  f.set_address(line);
+  f.set_data_length(p_.line_bytes);
+  f.set_data_ptr(nullptr);
+  ++fetches_;
+  return f;
+}
+
+void Cache::make_reply(Payload& gp) {
+  MemExt& e = *gp.get_extension<MemExt>();
+  e.is_reply = true;
+  e.dst = e.src;
+  if (e.kind != MemKind::Write) {
+    gp.set_data_length(p_.line_bytes);
+    if (store_ && gp.get_data_ptr()) store_->read(line_of(gp.get_address()), p_.line_bytes, gp.get_data_ptr());
+  }
+  gp.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+void Cache::store_write(Payload& gp, const MemExt& e) {
+  if (!store_ || !gp.get_data_ptr()) return;
+  if (!e.word_mask) {
+    store_->write(gp.get_address(), gp.get_data_length(), gp.get_data_ptr());
+    return;
+  }
+  const uint64_t line = line_of(gp.get_address());
+  unsigned k = 0;  // data is packed: one 4 B word per set bit of word_mask
+  for (unsigned w = 0; w < 32 && w * 4 < p_.line_bytes && (k + 1) * 4 <= gp.get_data_length(); ++w)
+    if (e.word_mask & (1u << w)) store_->write(line + 4 * w, 4, gp.get_data_ptr() + 4 * k++);
+}
+
+void Cache::send_down(Payload& gp) {
+  route_(gp, *gp.get_extension<MemExt>());
+  if (!lt_time_) {
+    to_down_.push_back(&gp);
+    return;
+  }
+  down_out->b_transport(gp, *lt_time_);  // functional path: our own payload, done with it
+  gp.release();
+}
+
+void Cache::write_back(uint64_t line) {
+  Payload& w = pool_.acquire();
+  MemExt& e = *w.get_extension<MemExt>();
+  e.kind = MemKind::Write;
+  e.src = node_;
+  w.set_command(tlm::TLM_WRITE_COMMAND);
+  w.set_address(line);
+  w.set_data_length(p_.line_bytes);
+  w.set_data_ptr(nullptr);
+  ++writebacks_;
+  send_down(w);  // past miss_queue if need be (see header)
+}
+
+// ---- the cycle ----
+
+bool Cache::tick(uint64_t cycle) {
+  const bool port_blocked = up_blocked(cycle);
+  reply_blocked_ = false;
+  retire_hits(cycle);
+  handle_down(cycle);
+  lookups(cycle);
+  send_ports(cycle);
+  if (reply_blocked_ && !port_blocked) ++reply_stall_cycles_;
+  if (in_q_.size() < p_.in_queue) up_in.retry();
+  if (down_q_.size() < p_.fill_queue) down_in.retry();
+
+  // Work next cycle? Otherwise sleep until the earliest timed entry (inputs and port releases wake us).
+  const uint64_t next = cycle + 1;
+  if ((!out_q_.empty() && !up_out.busy()) || (!to_down_.empty() && !down_out.busy())) return true;
+  if (out_full()) return false;  // up_out is blocked: its release wakes us
+  uint64_t at = UINT64_MAX;
+  if (answering_) at = next;
+  for (const std::deque<Timed>* q : {&in_q_, &down_q_, &hits_})
+    if (!q->empty() && q->front().ready < at) at = q->front().ready;
+  if (at <= next) return true;
+  if (at != UINT64_MAX) clk_.wake(*this, at);
+  return false;
+}
+
+void Cache::retire_hits(uint64_t cycle) {
+  while (!hits_.empty() && hits_.front().ready <= cycle) {
+    if (out_full()) {
+      reply_blocked_ = true;
+      return;
+    }
+    out_q_.push_back(hits_.front().gp);
+    hits_.pop_front();
+  }
+}
+
+void Cache::handle_down(uint64_t cycle) {
+  if (!answering_) {
+    if (down_q_.empty() || down_q_.front().ready > cycle) return;
+    Payload& gp = *down_q_.front().gp;
+    if (gp.get_extension<MemExt>()->kind != MemKind::Read) {  // write ack / atomic reply: pass it up
+      if (out_full()) {
+        reply_blocked_ = true;
+        return;
+      }
+      out_q_.push_back(&gp);
+      down_q_.pop_front();
+      return;
+    }
+    const uint64_t line = line_of(gp.get_address());
+    Mshr* m = find_mshr(line);
+    if (!m) error(name(), "fill for line ", hex(line), " matches no outstanding miss (MSHR)");
+    down_q_.pop_front();
+    ++fills_;
+    Line* l = find_line(line);  // present after a sector miss: completed even without allocate
+    if (!l && m->allocate) l = &install(line);
+    if (l) {
+      l->valid = all_sectors_;
+      l->dirty |= m->dirty;
+      touch(*l);
+    }
+    gp.release();  // possibly a multicast payload shared with others: never modified here
+    m->filled = true;
+    answering_ = m;
+    answered_ = 0;
+  }
+  if (out_full()) {
+    reply_blocked_ = true;
+    return;
+  }
+  Payload& req = *answering_->reqs[answered_];
+  make_reply(req);
+  out_q_.push_back(&req);
+  if (++answered_ == answering_->reqs.size()) {
+    answering_->reqs.clear();
+    answering_->busy = answering_->filled = false;
+    answering_ = nullptr;
+  }
+}
+
+void Cache::lookups(uint64_t cycle) {
+  for (unsigned n = 0; n < p_.accesses_per_cycle; ++n) {
+    if (in_q_.empty() || in_q_.front().ready > cycle || out_full()) return;
+    Payload& gp = *in_q_.front().gp;
+    if (!lookup(gp, *gp.get_extension<MemExt>(), cycle)) {
+      ++reservation_fails_;
+      return;
+    }
+    in_q_.pop_front();
+  }
+}
+
+bool Cache::lookup(Payload& gp, MemExt& e, uint64_t cycle) {
+  switch (e.kind) {
+    case MemKind::Read: return read_path(gp, e, cycle, false);
+    case MemKind::Write: return write_path(gp, e, cycle);
+    case MemKind::Atomic:
+      if (write_back_) return read_path(gp, e, cycle, true);
+      if (miss_queue_full()) return false;
+      ++atomics_;
+      send_down(gp);
+      return true;
+    default: return true;  // rejected in accept_up
+  }
+}
+
+bool Cache::read_path(Payload& gp, MemExt& e, uint64_t cycle, bool atomic) {
+  const uint64_t line = line_of(gp.get_address());
+  Line* l = find_line(line);
+  const uint32_t need = p_.sectored ? sectors_of(e) : all_sectors_;
+  if (l && (l->valid & need) == need) {
+    ++(atomic ? atomics_ : reads_);
+    if (!atomic) ++read_hits_;
+    l->dirty |= atomic;
+    touch(*l);
+    make_reply(gp);
+    hits_.push_back({cycle + p_.hit_latency, &gp});
+    return true;
+  }
+  if (Mshr* m = find_mshr(line)) {
+    if (m->reqs.size() >= p_.mshr_merge) return false;
+    ++(atomic ? atomics_ : reads_);
+    if (!atomic) ++mshr_merges_;
+    m->allocate |= atomic;
+    m->dirty |= atomic;
+    m->reqs.push_back(&gp);
+    return true;
+  }
+  Mshr* m = free_mshr();
+  if (!m || miss_queue_full()) return false;
+  if (atomic) {
+    ++atomics_;
+    ++atomic_misses_;
+  } else {
+    ++reads_;
+    ++read_misses_;
+    if (l) ++sector_misses_;
+  }
+  m->busy = true;
+  m->filled = false;
+  m->line = line;
+  m->allocate = atomic || allocate_(gp);
+  m->dirty = atomic;
+  m->reqs.push_back(&gp);
+  send_down(make_fetch(e, line));
+  return true;
+}
+
+bool Cache::write_path(Payload& gp, MemExt& e, uint64_t cycle) {
+  const uint64_t line = line_of(gp.get_address());
+  Line* l = find_line(line);
+  if (!write_back_) {  // write-through, no write-allocate: the write itself goes down
+    if (miss_queue_full()) return false;
+    ++writes_;
+    if (l) {
+      l->valid |= sectors_of(e);
+      touch(*l);
+    }
+    store_write(gp, e);
+    send_down(gp);
+    return true;
+  }
+  if (!l) {  // write-allocate without fetch; a dirty victim needs a miss-queue slot
+    const Line& v = victim(line);
+    if (v.valid && v.dirty && miss_queue_full()) return false;
+    l = &install(line);
+  }
+  ++writes_;
+  l->valid |= sectors_of(e);
+  l->dirty = true;
+  touch(*l);
+  store_write(gp, e);
+  make_reply(gp);
+  hits_.push_back({cycle + p_.hit_latency, &gp});
+  return true;
+}
+
+void Cache::send_ports(uint64_t cycle) {
+  if (!out_q_.empty() && !up_blocked(cycle)) {
+    Payload& gp = *out_q_.front();
+    out_q_.pop_front();
+    gp.get_extension<MemExt>()->t_done = sc_core::sc_time_stamp();
+    if (!up_out.send(gp)) up_blocked_since_ = cycle;
+  }
+  if (!to_down_.empty() && !down_out.busy() && cycle >= down_free_at_) {
+    Payload& gp = *to_down_.front();
+    to_down_.pop_front();
+    down_out.send(gp);
+  }
+}
+
+// ---- loosely-timed path ----
+
+void Cache::functional(Payload& gp, sc_core::sc_time& t) {
+  MemExt& e = mem_ext(gp, name());
+  if (e.is_reply || (e.kind != MemKind::Read && e.kind != MemKind::Write && e.kind != MemKind::Atomic))
+    error(name(), "b_transport got a ", to_string(e.kind), e.is_reply ? " reply" : " request",
+          "; a cache takes read, write and atomic requests from above");
+  lt_time_ = &t;
+  const uint64_t line = line_of(gp.get_address());
+  Line* l = find_line(line);
+  if (!write_back_ && e.kind != MemKind::Read) {  // write-through write or atomic: forwarded
+    if (e.kind == MemKind::Write) {
+      ++writes_;
+      if (l) {
+        l->valid |= sectors_of(e);
+        touch(*l);
+      }
+      store_write(gp, e);
+    } else {
+      ++atomics_;
+    }
+    route_(gp, e);
+    down_out->b_transport(gp, t);
+  } else if (e.kind == MemKind::Write) {  // write-back write
+    if (!l) l = &install(line);
+    ++writes_;
+    l->valid |= sectors_of(e);
+    l->dirty = true;
+    touch(*l);
+    store_write(gp, e);
+    make_reply(gp);
+  } else {  // read, or atomic at a write-back cache
+    const bool atomic = e.kind == MemKind::Atomic;
+    const uint32_t need = p_.sectored ? sectors_of(e) : all_sectors_;
+    ++(atomic ? atomics_ : reads_);
+    if (l && (l->valid & need) == need) {
+      if (!atomic) ++read_hits_;
+    } else {
+      ++(atomic ? atomic_misses_ : read_misses_);
+      if (l && !atomic) ++sector_misses_;
+      const bool alloc = atomic || allocate_(gp);
+      send_down(make_fetch(e, line));
+      ++fills_;
+      if (alloc && !l) l = &install(line);
+      if (l) l->valid = all_sectors_;
+    }
+    if (l) {
+      l->dirty |= atomic;
+      touch(*l);
+    }
+    make_reply(gp);
+  }
+  lt_time_ = nullptr;
+}
+
+}  // namespace gpusc

@@ -1,0 +1,234 @@
+// Cache: the one set-associative cache unit of gpusc (issue 4 item 2), used as the L1 data cache
+// (paper 000 Table II: 16 KB 4-way, 128 B lines; write-through, no write-allocate), as an L2 slice
+// (paper 000 Table II: 128 KB 8-way per channel; paper 001 Table 1: 120-cycle minimum L2 hit
+// latency; write-back, write-allocate) and later as L1.5 and RDMA cache. Messages follow
+// docs/gpu-model.md: a request is answered with its own payload (is_reply, dst = src).
+//
+// Per cycle, in this order:
+//   1. hit pipeline: replies whose hit_latency has elapsed enter the out queue (while it has room);
+//   2. from below: the fill being answered moves its next merged request into the out queue, or
+//      else the next message from down_in is taken: a read reply is a fill (matched to its MSHR by
+//      line address, installed, its merged requests answered in order, one per cycle); any other
+//      reply (write ack, atomic at a write-through cache) is forwarded up unchanged;
+//   3. lookup: up to accesses_per_cycle requests from the input queue, only while the out queue
+//      has room before this cycle's send (a full out queue stops the cache: paper 001 §2.1,
+//      "MC reply queue");
+//   4. one message leaves on up_out and one on down_out, if the port is free.
+// A request latched in cycle a (handed over in cycle a - 1) is looked up in cycle a; a hit is sent
+// on up_out in cycle a + hit_latency; a miss goes down in cycle a. A fill latched in cycle f sends
+// its first reply in cycle f, the next in f + 1, ...
+//
+// Reservation fail: a read that finds no free MSHR, a full merge list, or a full miss queue (for
+// any access that sends something down) stays at the head of the input queue and retries next
+// cycle; every failed cycle counts once. A full input queue withholds END_REQ on up_in.
+//
+// Stats identities (checked as invariants at every dump):
+//   reads == read_hits + read_misses + mshr_merges   (a merged read is neither hit nor miss)
+//   fetches == read_misses + atomic_misses           (one Read of line_bytes sent down per MSHR)
+//   fills + MSHRs waiting for their fill == fetches
+// So for an L1 (atomic_misses = 0): reads - read_hits = L2 reads from this L1 (= fetches) +
+// mshr_merges. sector_misses is the part of read_misses whose tag matched but whose needed
+// sectors were not valid.
+//
+// Choices the papers leave open:
+//   * lines are allocated when the fill arrives (LRU victim, invalid ways first), not at the
+//     miss; a fill for a line that is present (sector miss) makes every sector valid, even when
+//     the allocation hook said no (it is asked once per read miss, with the first request);
+//   * valid bits are kept per 32 B sector (one bit for lines under 32 B). `sectored` decides what
+//     a read needs: its own sectors (MemExt::sector_mask, 0 = whole line) or the whole line. So a
+//     write-back cache never returns sectors it did not fetch or write, sectored or not;
+//   * the fetch sent down carries the first request's MemExt (warp, pc, kernel, cta, t_issue,
+//     sector and word masks), not the union of the merged requests;
+//   * an MSHR stays busy until its last merged request has entered the out queue;
+//   * write-through: a write hit makes the written sectors valid and refreshes LRU; atomics bypass
+//     the cache (the line, if present, is left as it is);
+//   * write-back: atomics are performed here like reads that dirty the line (atomic misses merge
+//     into a read MSHR and vice versa; an MSHR with an atomic always allocates); write acks and
+//     atomic replies take hit_latency like read hits;
+//   * fill replies (and forwarded replies) do not pay hit_latency again;
+//   * a write-back caused by a fill or by flush() is queued even past miss_queue (at most one per
+//     fill): a fill never waits for the path down, which could deadlock request and reply paths;
+//   * reply_stall_cycles counts cycles in which up_out was blocked (a reply handed over but not
+//     yet taken by the receiver), plus cycles in which a ready reply found the out queue full
+//     while up_out was free;
+//   * t_done is set on every reply sent up (the last cache on the way, the L1, sets it last);
+//   * with a BackingStore attached, payloads with a data pointer get real bytes: a read or atomic
+//     reply copies the line from the store; a write stores its data, packed in word_mask order
+//     (4 B per set bit; whole data_length at the address when word_mask is 0). The data buffer
+//     of a read must hold line_bytes. The cache's own payloads carry no data pointer;
+//   * b_transport (functional): the same tag, LRU, dirty and stats updates without timing;
+//     misses, write-throughs and write-backs go down with b_transport at once. Not to be mixed
+//     with timed traffic in flight.
+#pragma once
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <systemc>
+
+#include "common/clock_domain.h"
+#include "common/mem_ext.h"
+#include "common/msg_port.h"
+#include "common/params.h"
+#include "common/payload_pool.h"
+#include "common/stats.h"
+
+namespace gpusc {
+
+class BackingStore;
+
+class Cache : public sc_core::sc_module, private Tickable {
+ public:
+  struct Params {
+    unsigned line_bytes = 128;                  // line (block) size [bytes] (000 Table II)
+    unsigned sets = 32;                         // sets [count], power of two (16 KB / 128 B / 4)
+    unsigned ways = 4;                          // associativity [count] (000 Table II L1: 4-way)
+    unsigned hit_latency = 1;                   // lookup to reply on a hit [cycles]
+    unsigned mshrs = 32;                        // MSHR entries [count]
+    unsigned mshr_merge = 8;                    // requests per MSHR entry [count]
+    std::string write_policy = "write-through"; // write-through (no allocate) | write-back (allocate)
+    bool sectored = false;                      // a read needs only its own 32 B sectors valid
+    unsigned in_queue = 8;                      // requests accepted and waiting for lookup [messages]
+    unsigned out_queue = 8;                     // replies waiting for up_out [messages]
+    unsigned miss_queue = 8;                    // messages waiting for down_out [messages]
+    unsigned fill_queue = 8;                    // messages from below waiting to be handled [messages]
+    unsigned accesses_per_cycle = 1;            // lookups per cycle [count]
+
+    template <class F> static void describe(F&& f) {
+      using S = Params;
+      GPUSC_PARAM_R(line_bytes, 4, 1024, "line size [bytes], power of two (000 Table II: 128)");
+      GPUSC_PARAM_R(sets, 1, 1 << 24, "sets [count], power of two (L1 16 KB 4-way 128 B: 32)");
+      GPUSC_PARAM_R(ways, 1, 1024, "associativity [count] (000 Table II: L1 4, L2 8)");
+      GPUSC_PARAM_R(hit_latency, 1, 100000, "lookup to reply on a hit [cycles] (001 Table 1: L2 120)");
+      GPUSC_PARAM_R(mshrs, 1, 65536, "MSHR entries [count]");
+      GPUSC_PARAM_R(mshr_merge, 1, 65536, "requests merged per MSHR entry [count]");
+      GPUSC_PARAM_C(write_policy, "write-through|write-back",
+                    "write-through: no write-allocate (L1); write-back: write-allocate, dirty write-back (L2)");
+      GPUSC_PARAM(sectored, "per-read check of 32 B sector valid bits (false: a read needs the whole line)");
+      GPUSC_PARAM_R(in_queue, 1, 65536, "input queue: requests accepted, waiting for lookup [messages]");
+      GPUSC_PARAM_R(out_queue, 1, 65536, "out queue: replies waiting for up_out (001 §2.1 MC reply queue) [messages]");
+      GPUSC_PARAM_R(miss_queue, 1, 65536, "miss queue: messages waiting for down_out [messages]");
+      GPUSC_PARAM_R(fill_queue, 1, 65536, "messages from below (fills, acks) waiting to be handled [messages]");
+      GPUSC_PARAM_R(accesses_per_cycle, 1, 64, "lookups per cycle [count]");
+    }
+  };
+  using Payload = tlm::tlm_generic_payload;
+
+  MsgIn up_in{"up_in"};        // requests from above (SM or NI); also b_transport (functional)
+  MsgOut up_out{"up_out"};     // replies to above
+  MsgOut down_out{"down_out"}; // misses, write-throughs, atomics (write-through), write-backs
+  MsgIn down_in{"down_in"};    // fills and forwarded replies from below
+
+  // node: the network node id written into MemExt::src of the cache's own payloads.
+  Cache(sc_core::sc_module_name name, const Params& p, ClockDomain& clk, unsigned node);
+  Cache(const Cache&) = delete;
+  Cache& operator=(const Cache&) = delete;
+
+  // Fills MemExt::dst of every message sent down (default: leaves it as it is).
+  void set_route(std::function<void(Payload&, MemExt&)> f) { route_ = std::move(f); }
+  // Address used for set indexing (default identity; an L2 slice passes AddressMap::local).
+  void set_index_address(std::function<uint64_t(uint64_t)> f) { index_addr_ = std::move(f); }
+  // Whether a read miss allocates the line when its fill arrives (default: always).
+  void set_allocate(std::function<bool(const Payload&)> f) { allocate_ = std::move(f); }
+  void set_backing_store(BackingStore* s) { store_ = s; }
+
+  // Kernel boundary: a write-back cache queues every dirty line down, then all lines are
+  // invalidated. Only while idle() (an error otherwise).
+  void flush();
+  // Nothing queued, in flight, or held in an MSHR, and both output ports free.
+  bool idle() const;
+
+  // Observers for tests and platforms.
+  const Params& params() const { return p_; }
+  unsigned node() const { return node_; }
+  bool present(uint64_t addr) const { return find_line(line_of(addr)) != nullptr; }
+  bool is_dirty(uint64_t addr) const;
+  uint32_t valid_sectors(uint64_t addr) const;  // 0 when the line is absent
+  unsigned mshrs_in_use() const;
+  size_t input_backlog() const { return in_q_.size(); }
+  size_t out_backlog() const { return out_q_.size(); }
+
+ private:
+  struct Line {
+    uint64_t tag = 0;    // line address
+    uint32_t valid = 0;  // sector valid bits (0: invalid)
+    bool dirty = false;
+    uint64_t lru = 0;    // last-use stamp
+  };
+  struct Mshr {
+    bool busy = false;
+    bool filled = false;    // fill arrived, merged requests being answered
+    bool allocate = true;   // install the line on fill
+    bool dirty = false;     // an atomic merged: the installed line is dirty
+    uint64_t line = 0;
+    std::vector<Payload*> reqs;
+  };
+  struct Timed {
+    uint64_t ready;  // cycle from which it may be handled
+    Payload* gp;
+  };
+
+  bool tick(uint64_t cycle) override;
+  bool accept_up(Payload& gp);
+  bool accept_down(Payload& gp);
+  void retire_hits(uint64_t cycle);
+  void handle_down(uint64_t cycle);
+  void lookups(uint64_t cycle);
+  bool lookup(Payload& gp, MemExt& e, uint64_t cycle);  // false: reservation fail
+  bool read_path(Payload& gp, MemExt& e, uint64_t cycle, bool atomic);
+  bool write_path(Payload& gp, MemExt& e, uint64_t cycle);  // false: reservation fail
+  void send_ports(uint64_t cycle);
+  void functional(Payload& gp, sc_core::sc_time& t);
+
+  uint64_t line_of(uint64_t addr) const { return addr & ~uint64_t(p_.line_bytes - 1); }
+  unsigned set_of(uint64_t line) const;
+  Line* find_line(uint64_t line);
+  const Line* find_line(uint64_t line) const;
+  Line& victim(uint64_t line);   // invalid way first, else least recently used
+  Line& install(uint64_t line);  // evicts the victim (writing it back if dirty), empty line
+  void touch(Line& l) { l.lru = ++lru_clock_; }
+  uint32_t sectors_of(const MemExt& e) const;
+  Mshr* find_mshr(uint64_t line);
+  Mshr* free_mshr();
+  Payload& make_fetch(const MemExt& first, uint64_t line);  // Read of the line, from our pool
+  void make_reply(Payload& gp);  // request -> its reply (is_reply, dst = src, line bytes)
+  void send_down(Payload& gp);   // hands over one reference
+  void write_back(uint64_t line);
+  void store_write(Payload& gp, const MemExt& e);
+  bool miss_queue_full() const { return to_down_.size() >= p_.miss_queue; }
+  bool out_full() const { return out_q_.size() >= p_.out_queue; }
+  bool up_blocked(uint64_t cycle) const { return up_out.busy() || cycle < up_free_at_; }
+
+  const Params p_;
+  ClockDomain& clk_;
+  const unsigned node_;
+  const bool write_back_;
+  const unsigned sector_count_;
+  const uint32_t all_sectors_;
+  PayloadPool pool_;
+  BackingStore* store_ = nullptr;
+  std::function<void(Payload&, MemExt&)> route_;
+  std::function<uint64_t(uint64_t)> index_addr_;
+  std::function<bool(const Payload&)> allocate_;
+
+  std::vector<Line> lines_;  // [set * ways + way]
+  std::vector<Mshr> mshrs_;
+  std::deque<Timed> in_q_, down_q_, hits_;  // hits_: replies in the hit pipeline
+  std::deque<Payload*> out_q_, to_down_;
+  Mshr* answering_ = nullptr;  // fill whose merged requests are being answered
+  size_t answered_ = 0;
+  uint64_t lru_clock_ = 0;
+  uint64_t up_free_at_ = 0, down_free_at_ = 0;  // first cycle a port may send after a withheld message
+  uint64_t up_blocked_since_ = 0;
+  bool reply_blocked_ = false;               // this cycle a ready reply found the out queue full
+  sc_core::sc_time* lt_time_ = nullptr;      // set during b_transport: sends go down functionally
+
+  StatGroup stats_;
+  Counter &reads_, &writes_, &atomics_, &read_hits_, &read_misses_, &sector_misses_, &mshr_merges_,
+      &atomic_misses_, &fetches_, &reservation_fails_, &fills_, &evictions_, &writebacks_,
+      &reply_stall_cycles_;
+};
+
+}  // namespace gpusc
