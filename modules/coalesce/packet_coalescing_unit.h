@@ -93,6 +93,8 @@ class PacketCoalescingUnit : public sc_core::sc_module, private Tickable {
   size_t reply_queue_size() const { return replies_.size(); }
   // Nothing held: no valid RGR, no queued or latched message, no write outstanding at the L2.
   bool drained() const;
+  // Cycles a reply waited for reply_out (MC stall time, paper 001 §2.1).
+  uint64_t mc_stall_cycles() const { return mc_stall_cycles_.value(); }
 
  private:
   struct Rgr {

@@ -207,7 +207,9 @@ Cache::Payload& Cache::make_fetch(const MemExt& first, uint64_t line) {
   e.kernel_id = first.kernel_id;
   e.cta_id = first.cta_id;
   e.t_issue = first.t_issue;
-  e.sector_mask = first.sector_mask;
+  // A non-sectored cache installs whole lines, so it asks for every sector (a sectored L2 below
+  // must not answer from sectors it does not hold).
+  e.sector_mask = p_.sectored ? first.sector_mask : all_sectors_;
   e.word_mask = first.word_mask;
   f.set_command(tlm::TLM_READ_COMMAND);
   f.set_address(line);

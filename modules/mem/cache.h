@@ -149,6 +149,8 @@ class Cache : public sc_core::sc_module, private Tickable {
   unsigned mshrs_in_use() const;
   size_t input_backlog() const { return in_q_.size(); }
   size_t out_backlog() const { return out_q_.size(); }
+  // Cycles a reply waited for up_out (at an L2: the MC stall time of paper 001 §2.1).
+  uint64_t reply_stall_cycles() const { return reply_stall_cycles_.value(); }
 
  private:
   struct Line {
