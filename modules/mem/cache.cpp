@@ -320,6 +320,7 @@ void Cache::handle_down(uint64_t cycle) {
     if (!m) error(name(), "fill for line ", hex(line), " matches no outstanding miss (MSHR)");
     down_q_.pop_front();
     ++fills_;
+    trace_.end("miss", line);
     Line* l = find_line(line);  // present after a sector miss: completed even without allocate
     if (!l && m->allocate) l = &install(line);
     if (l) {
@@ -407,6 +408,7 @@ bool Cache::read_path(Payload& gp, MemExt& e, uint64_t cycle, bool atomic) {
   m->busy = true;
   m->filled = false;
   m->line = line;
+  trace_.begin("miss", line);
   m->allocate = atomic || allocate_(gp);
   m->dirty = atomic;
   m->reqs.push_back(&gp);

@@ -74,6 +74,7 @@
 #include "common/params.h"
 #include "common/payload_pool.h"
 #include "common/stats.h"
+#include "common/trace.h"
 
 namespace gpusc {
 
@@ -227,6 +228,7 @@ class Cache : public sc_core::sc_module, private Tickable {
   bool reply_blocked_ = false;               // this cycle a ready reply found the out queue full
   sc_core::sc_time* lt_time_ = nullptr;      // set during b_transport: sends go down functionally
 
+  TraceHook trace_;  // one "miss" slice per MSHR, allocation to fill
   StatGroup stats_;
   Counter &reads_, &writes_, &atomics_, &read_hits_, &read_misses_, &sector_misses_, &mshr_merges_,
       &atomic_misses_, &fetches_, &reservation_fails_, &fills_, &evictions_, &writebacks_,

@@ -114,7 +114,7 @@ void SmCore::take_replies(uint64_t cycle) {
       if (e.warp >= warps_.size() || !warps_[e.warp].live || warps_[e.warp].pending == 0)
         error(name(), "reply for warp ", e.warp, " which has no load outstanding (address 0x", std::hex,
               gp.get_address(), std::dec, ")");
-      --warps_[e.warp].pending;
+      if (--warps_[e.warp].pending == 0) trace_.end("load wait", e.warp);
     } else if (e.kind != MemKind::Write) {
       error(name(), "mem_in received a ", to_string(e.kind), " reply; the SM expects read, atomic or write replies");
     }
@@ -216,7 +216,10 @@ void SmCore::issue(unsigned slot, uint64_t cycle) {
     }
     line_requests_ += lines_.size();
     outstanding_ += lines_.size();
-    if (!write) w.pending += lines_.size();
+    if (!write) {
+      if (w.pending == 0) trace_.begin("load wait", slot);
+      w.pending += lines_.size();
+    }
   }
   w.has_next = false;
   fetch(w);

@@ -53,6 +53,7 @@
 #include "common/params.h"
 #include "common/payload_pool.h"
 #include "common/stats.h"
+#include "common/trace.h"
 #include "mem/coalescer.h"
 #include "sm/warp_scheduler.h"
 #include "workload/kernel.h"
@@ -167,6 +168,7 @@ class SmCore : public sc_core::sc_module, private Tickable {
   CtaDone on_cta_done_;
   IssueHook on_issue_;
 
+  TraceHook trace_;  // per warp slot: "load wait" from the first outstanding load line to the last reply
   StatGroup stats_;
   Counter& warp_instr_;
   Counter& thread_instr_;
