@@ -42,7 +42,11 @@ MemoryPartition::MemoryPartition(sc_core::sc_module_name name, const Params& p, 
     MemExt& e = mem_ext(gp, this->name());
     e.t_mem_accept = sc_core::sc_time_stamp();
     req_lat_.add((e.t_mem_accept - e.t_req_inject) / core.period());
-    if (e.kind == MemKind::Read) locality_.observe(gp);
+    if (e.kind == MemKind::Read) {
+      locality_.observe(gp);
+      if (e.src >= reads_from_.size()) reads_from_.resize(e.src + 1, 0);
+      ++reads_from_[e.src];
+    }
   });
 }
 

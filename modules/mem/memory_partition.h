@@ -13,7 +13,9 @@
 // Defaults: paper 001 Table 1 (64 KB L2 per MC, min L2 latency 120 core cycles; the 8-way
 // associativity is paper 000 Table II's); DRAM per paper 000 Table II.
 #pragma once
+#include <cstdint>
 #include <memory>
+#include <vector>
 
 #include <systemc>
 
@@ -65,6 +67,9 @@ class MemoryPartition : public sc_core::sc_module {
   const Average& request_latency() const { return req_lat_; }
   // Cycles a reply waited because the network interface did not take it (MC stall, 001 §2.1).
   uint64_t mc_stall_cycles() const;
+  // Read requests this partition has taken from source node `node` (MemExt::src), before any
+  // grouping by the PCU.
+  uint64_t reads_from(unsigned node) const { return node < reads_from_.size() ? reads_from_[node] : 0; }
   bool idle() const;
 
  private:
@@ -73,6 +78,7 @@ class MemoryPartition : public sc_core::sc_module {
   DramChannel dram_;
   std::unique_ptr<PacketCoalescingUnit> pcu_;
   LocalityMonitor locality_;
+  std::vector<uint64_t> reads_from_;  // [source node]
   StatGroup stats_;
   Average& req_lat_;
 };

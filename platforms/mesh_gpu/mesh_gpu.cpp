@@ -149,9 +149,12 @@ void MeshGpu::wire_sm(unsigned i) {
 
   close_unused(req_ni(node).out[req_vnet()], rep_ni(node).in[rep_vnet()]);  // SMs take no requests, send no replies
 
-  req_ni(node).in[req_vnet()].set_tap([this](tlm::tlm_generic_payload& gp) {
-    (void)gp;
+  req_ni(node).in[req_vnet()].set_tap([this, node](tlm::tlm_generic_payload& gp) {
     ++request_packets_in_;
+    if (obs_.injected) obs_.injected(node, gp);
+  });
+  l1.up_in.set_tap([this, i](tlm::tlm_generic_payload& gp) {
+    if (obs_.sm_request) obs_.sm_request(i, gp);
   });
   l1.down_in.set_tap([this](tlm::tlm_generic_payload& gp) {
     const MemExt& e = mem_ext(gp, "gpu.l1");
@@ -161,9 +164,10 @@ void MeshGpu::wire_sm(unsigned i) {
     rep_lat_.add(cycles_between(e.t_reply_inject, now, core_));
     reply_bytes_ += gp.get_data_length();
   });
-  sm.mem_in.set_tap([this](tlm::tlm_generic_payload& gp) {
+  sm.mem_in.set_tap([this, i](tlm::tlm_generic_payload& gp) {
     const MemExt& e = mem_ext(gp, "gpu.sm");
     if (e.kind == MemKind::Read) amat_.add(cycles_between(e.t_issue, sc_core::sc_time_stamp(), core_));
+    if (obs_.sm_reply) obs_.sm_reply(i, gp);
   });
 }
 
@@ -173,9 +177,10 @@ void MeshGpu::wire_mc(unsigned i) {
   req_ni(node).out[req_vnet()].bind(mc.in());
   mc.out().bind(rep_ni(node).in[rep_vnet()]);
   close_unused(rep_ni(node).out[rep_vnet()], req_ni(node).in[req_vnet()]);  // MCs take no replies, send no requests
-  rep_ni(node).in[rep_vnet()].set_tap([this](tlm::tlm_generic_payload& gp) {
+  rep_ni(node).in[rep_vnet()].set_tap([this, node](tlm::tlm_generic_payload& gp) {
     mem_ext(gp, "gpu.reply_ni").t_reply_inject = sc_core::sc_time_stamp();
     ++reply_packets_in_;
+    if (obs_.injected) obs_.injected(node, gp);
   });
 }
 

@@ -16,6 +16,7 @@
 // the NI and at MsgIn taps. With the PCU, a grouped request's memory and reply latency are those
 // of the reply it shares.
 #pragma once
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -95,6 +96,15 @@ class MeshGpu : public sc_core::sc_module {
   // The summary of paper-style figures the command line prints (also in the stats JSON).
   json summary() const;
 
+  // Observers for tests and tracing, off by default: each line request SM i hands to its L1,
+  // each reply its L1 hands back to it, and each message a network interface takes into a
+  // network at `node` (requests at SM nodes, replies at MC nodes; called with MemExt final).
+  struct Observers {
+    std::function<void(unsigned sm, const tlm::tlm_generic_payload&)> sm_request, sm_reply;
+    std::function<void(unsigned node, const tlm::tlm_generic_payload&)> injected;
+  };
+  void set_observers(Observers o) { obs_ = std::move(o); }
+
  private:
   void place_nodes();
   void build_networks();
@@ -118,6 +128,7 @@ class MeshGpu : public sc_core::sc_module {
   std::unique_ptr<CtaScheduler> cta_;
   std::vector<std::unique_ptr<sc_core::sc_module>> unused_;
   uint64_t finish_cycle_ = 0;
+  Observers obs_;
 
   StatGroup stats_;
   Average& amat_;
