@@ -223,7 +223,7 @@ void Cache::make_reply(Payload& gp) {
   MemExt& e = *gp.get_extension<MemExt>();
   e.is_reply = true;
   e.dst = e.src;
-  if (e.kind != MemKind::Write) {
+  if (e.kind == MemKind::Read) {  // a read returns the line; an atomic its old values (request length)
     gp.set_data_length(p_.line_bytes);
     if (store_ && gp.get_data_ptr()) store_->read(line_of(gp.get_address()), p_.line_bytes, gp.get_data_ptr());
   }

@@ -44,7 +44,8 @@ unsigned NetworkInterface::packet_flits(const tlm::tlm_generic_payload& gp) cons
   const MemExt* e = gp.get_extension<MemExt>();
   unsigned data = 0;
   if (e) {
-    const bool carries = e->is_reply ? (e->kind == MemKind::Read || e->kind == MemKind::ProbeReply)
+    const bool carries = e->is_reply ? (e->kind == MemKind::Read || e->kind == MemKind::Atomic ||
+                                        e->kind == MemKind::ProbeReply)
                                      : (e->kind == MemKind::Write || e->kind == MemKind::Atomic);
     if (carries) data = gp.get_data_length();
   }
