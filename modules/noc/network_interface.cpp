@@ -73,6 +73,7 @@ bool NetworkInterface::accept(unsigned vnet, tlm::tlm_generic_payload& gp) {
   pk->created = clk_.now();
   pk->payload = &gp;
   pk->pending_dests = pk->dests.count();
+  pk->dest = pk->pending_dests == 1 ? static_cast<uint16_t>(pk->dests.first()) : kMultiDest;
   for (unsigned i = 1; i < pk->pending_dests; ++i) gp.acquire();  // one reference per destination
   q.queue.push_back(pk);
   clk_.wake_after_now(*this);
@@ -164,7 +165,8 @@ void NetworkInterface::inject(uint64_t cycle) {
     f.seq = static_cast<uint16_t>(q.sent);
     f.vc = static_cast<uint8_t>(vc);
     if (f.head()) {
-      f.dests = pk->dests;
+      f.dest = pk->dest;
+      f.dests = &pk->dests;
       pk->injected = cycle;
       pk->payload->get_extension<MemExt>()->t_req_inject = clk_.time_of(cycle);
       ++pk_in_;

@@ -25,24 +25,33 @@ Router::Router(sc_core::sc_module_name name, const Params& p, unsigned id, unsig
       id_(id),
       ports_(ports),
       vcs_(p.vnets * p.vcs_per_vnet),
+      depth_(p.vc_depth),
       d_rc_(p.pipeline == 4 ? 1 : 0),
       d_va_(p.pipeline == 2 ? 0 : 1),
+      body_ready_(d_rc_ + d_va_),
       clk_(clk),
       route_(route),
       in_links_(ports, nullptr),
+      out_links_(ports, nullptr),
+      flits_(size_t{ports} * vcs_ * depth_),
+      mdests_(size_t{ports} * vcs_ * depth_),
+      branches_(size_t{ports} * vcs_ * ports),
       in_(ports * vcs_),
-      out_(ports),
+      credits_(ports * vcs_, 0),
+      busy_(ports, 0),
+      va_ptr_(ports, 0),
       sa_(ports, ports, vcs_, policy_of(p.allocator)),
-      active_(ports, 0),
-      need_rc_(ports, 0),
+      need_rc_(ports),
+      va_wait_(ports),
+      sa_wait_(ports),
       st_flits_(stats_.counter("flits_switched", Unit::Flits, "flits that crossed the switch (router traversals)")),
       heads_(stats_.counter("packets_routed", Unit::Packets, "head flits routed")),
       replicas_(stats_.counter("replicas", Unit::Packets, "extra branches created by multicast replication")),
       va_stalls_(stats_.counter("va_stalls", Unit::Count, "branch-cycles that found no free output VC")),
       sa_stalls_(stats_.counter("sa_stalls", Unit::Count, "input-cycles that requested the switch and lost")) {
-  for (auto& q : in_) {
-    q.ring.resize(p_.vc_depth);
-    q.br.reserve(ports);
+  for (size_t i = 0; i < in_.size(); ++i) {
+    in_[i].ring = &flits_[i * depth_];
+    in_[i].br = &branches_[i * ports];
   }
   scratch_.reserve(ports);
 }
@@ -50,43 +59,49 @@ Router::Router(sc_core::sc_module_name name, const Params& p, unsigned id, unsig
 void Router::connect_in(unsigned port, FlitLink& link) { in_links_.at(port) = &link; }
 
 void Router::connect_out(unsigned port, FlitLink& link) {
-  OutPort& o = out_.at(port);
-  o.link = &link;
-  o.credits.assign(vcs_, p_.vc_depth);  // downstream input VCs have the same depth
-  o.busy.assign(vcs_, false);
+  out_links_.at(port) = &link;
+  for (unsigned v = 0; v < vcs_; ++v) credits_[port * vcs_ + v] = p_.vc_depth;  // downstream VCs are as deep
+  busy_[port] = 0;
 }
 
 void Router::receive_flit(unsigned in_port, const Flit& f) {
   if (f.vc >= vcs_) error(name(), "flit arrived on VC ", unsigned(f.vc), " of port ", in_port, "; the router has ", vcs_);
-  InVc& q = ivc(in_port, f.vc);
-  if (q.size == q.ring.size())
+  InVc& q = in_[in_port * vcs_ + f.vc];
+  if (q.size == depth_)
     error(name(), "buffer overflow on port ", in_port, " VC ", unsigned(f.vc), ": upstream sent without a credit");
-  q.ring[q.slot(q.size)] = f;
+  const unsigned s = slot(q, q.size, depth_);
+  Flit& dst = q.ring[s];
+  dst = f;
+  if (f.dest == kMultiDest && f.head()) {  // keep our own copy of the set (see flit.h)
+    DestSet& own = mdests_[static_cast<size_t>(&dst - flits_.data())];
+    own = *f.dests;
+    dst.dests = &own;
+  }
   ++q.size;
   ++occupancy_;
-  active_[in_port] |= uint64_t{1} << f.vc;
-  if (!q.routed) need_rc_[in_port] |= uint64_t{1} << f.vc;
+  if (!q.routed) need_rc_.set(in_port, f.vc);
   clk_.wake(*this, f.ready);
 }
 
 void Router::receive_credit(unsigned out_port, unsigned vc, uint64_t ready) {
-  credits_.push_back({ready, out_port, vc});
+  pending_credits_.push_back({ready, out_port, vc});
 }
 
 bool Router::tick(uint64_t cycle) {
   apply_credits(cycle);
-  route_heads(cycle);
-  if (va_waiting_) allocate_vcs(cycle);
-  allocate_switch(cycle);
+  if (need_rc_.ports) route_heads(cycle);
+  if (va_wait_.ports) allocate_vcs(cycle);
+  if (sa_wait_.ports) allocate_switch(cycle);
   return occupancy_ > 0;
 }
 
 void Router::apply_credits(uint64_t cycle) {
-  for (size_t i = 0; i < credits_.size();) {
-    if (credits_[i].ready <= cycle) {
-      ++out_[credits_[i].port].credits[credits_[i].vc];
-      credits_[i] = credits_.back();
-      credits_.pop_back();
+  for (size_t i = 0; i < pending_credits_.size();) {
+    const PendingCredit& c = pending_credits_[i];
+    if (c.ready <= cycle) {
+      ++credits_[c.port * vcs_ + c.vc];
+      pending_credits_[i] = pending_credits_.back();
+      pending_credits_.pop_back();
     } else {
       ++i;
     }
@@ -94,60 +109,99 @@ void Router::apply_credits(uint64_t cycle) {
 }
 
 void Router::route_heads(uint64_t cycle) {
-  for (unsigned p = 0; p < ports_; ++p) {
-    for (uint64_t a = need_rc_[p]; a; a &= a - 1) {
+  for (uint64_t ps = need_rc_.ports; ps; ps &= ps - 1) {
+    const unsigned p = static_cast<unsigned>(__builtin_ctzll(ps));
+    for (uint64_t a = need_rc_.vcs[p]; a; a &= a - 1) {
       const unsigned v = static_cast<unsigned>(__builtin_ctzll(a));
-      InVc& q = ivc(p, v);
-      const Flit& f = q.at(0);
-      if (f.ready > cycle) continue;
-      need_rc_[p] &= ~(uint64_t{1} << v);
-      if (!f.head()) error(name(), "body flit ", f.seq, " of packet ", f.pkt->id, " at the front of an idle VC");
-      scratch_.clear();
-      route_.route(id_, p, v, f, scratch_);
-      if (scratch_.empty()) error(name(), "routing function returned no output for packet ", f.pkt->id);
-      for (const RouteBranch& r : scratch_) {
-        if (r.port >= ports_ || !out_[r.port].link)
-          error(name(), "routing sends packet ", f.pkt->id, " (to node ", r.dests.first(), ") through port ", r.port,
-                ", which is not connected: the routing function cannot reach that node from here");
-        if (r.vc_lo >= r.vc_hi || r.vc_hi > vcs_)
-          error(name(), "routing gave an empty or out-of-range VC class [", r.vc_lo, ", ", r.vc_hi, ")");
-        Branch b;
-        b.port = r.port;
-        b.dests = r.dests;
-        b.vc_lo = r.vc_lo;
-        b.vc_hi = r.vc_hi;
-        b.va_ready = cycle + d_rc_;
-        q.br.push_back(b);
-      }
-      va_waiting_ += static_cast<unsigned>(q.br.size());
-      q.routed = true;
-      q.flits = f.pkt->flits;
-      q.popped = 0;
-      q.tails_sent = 0;
-      ++heads_;
-      replicas_ += q.br.size() - 1;
+      InVc& q = in_[p * vcs_ + v];
+      if (q.ring[q.head].ready > cycle) continue;
+      need_rc_.clear(p, v);
+      route(p, v, q, cycle);
     }
   }
+}
+
+namespace {
+// Output VCs [lo, hi) as a bit mask (0 <= lo < hi <= 64).
+uint64_t vc_range(unsigned lo, unsigned hi) { return (~uint64_t{0} >> (64 - hi)) & (~uint64_t{0} << lo); }
+}  // namespace
+
+void Router::route(unsigned p, unsigned v, InVc& q, uint64_t cycle) {
+  const Flit& f = q.ring[q.head];
+  if (!f.head()) error(name(), "body flit ", f.seq, " of packet ", f.pkt->id, " at the front of an idle VC");
+  unsigned n;
+  if (f.dest != kMultiDest) {  // unicast: one branch, no destination set to split
+    const UnicastRoute r = route_.route_unicast(id_, p, v, *f.pkt, f.dest);
+    if (r.port >= ports_ || !out_links_[r.port])
+      error(name(), "routing sends packet ", f.pkt->id, " (to node ", f.dest, ") through port ", r.port,
+            ", which is not connected: the routing function cannot reach that node from here");
+    if (r.vc_lo >= r.vc_hi || r.vc_hi > vcs_)
+      error(name(), "routing gave an empty or out-of-range VC class [", r.vc_lo, ", ", r.vc_hi, ")");
+    Branch& b = q.br[0];
+    b.port = r.port;
+    b.out_vc = -1;
+    b.sent = 0;
+    b.va_ready = cycle + d_rc_;
+    b.vc_mask = vc_range(r.vc_lo, r.vc_hi);
+    b.dest = f.dest;
+    n = 1;
+  } else {
+    scratch_.clear();
+    route_.route(id_, p, v, f, scratch_);
+    n = static_cast<unsigned>(scratch_.size());
+    if (n == 0) error(name(), "routing function returned no output for packet ", f.pkt->id);
+    if (n > ports_)
+      error(name(), "routing function returned ", n, " branches for packet ", f.pkt->id, " but the router has ",
+            ports_, " ports: a branch per output port at most");
+    for (unsigned i = 0; i < n; ++i) {
+      const RouteBranch& r = scratch_[i];
+      if (r.port >= ports_ || !out_links_[r.port])
+        error(name(), "routing sends packet ", f.pkt->id, " (to node ", r.dests.first(), ") through port ", r.port,
+              ", which is not connected: the routing function cannot reach that node from here");
+      if (r.vc_lo >= r.vc_hi || r.vc_hi > vcs_)
+        error(name(), "routing gave an empty or out-of-range VC class [", r.vc_lo, ", ", r.vc_hi, ")");
+      Branch& b = q.br[i];
+      b.port = r.port;
+      b.out_vc = -1;
+      b.sent = 0;
+      b.va_ready = cycle + d_rc_;
+      b.vc_mask = vc_range(r.vc_lo, r.vc_hi);
+      b.dest = r.dests.single_member() ? static_cast<uint16_t>(r.dests.first()) : kMultiDest;
+      b.dests = r.dests;
+    }
+  }
+  q.nbr = n;
+  q.va_pending = n;
+  va_waiting_ += n;
+  va_wait_.set(p, v);
+  q.routed = true;
+  q.flits = f.pkt->flits;
+  q.popped = 0;
+  q.tails_sent = 0;
+  ++heads_;
+  replicas_ += n - 1;
 }
 
 void Router::allocate_vcs(uint64_t cycle) {
   // Requests: (output port, rotated input-VC index, branch); served per output round-robin.
   struct Req {
-    unsigned port, key, in_idx;
+    unsigned port, key, in_idx, p, v;
     Branch* b;
   };
   Req reqs[64];
   unsigned n = 0;
   const unsigned nin = ports_ * vcs_;
-  for (unsigned p = 0; p < ports_; ++p) {
-    for (uint64_t a = active_[p]; a; a &= a - 1) {
+  for (uint64_t ps = va_wait_.ports; ps; ps &= ps - 1) {
+    const unsigned p = static_cast<unsigned>(__builtin_ctzll(ps));
+    for (uint64_t a = va_wait_.vcs[p]; a; a &= a - 1) {
       const unsigned v = static_cast<unsigned>(__builtin_ctzll(a));
-      InVc& q = ivc(p, v);
-      if (!q.routed) continue;
-      for (Branch& b : q.br) {
-        if (b.out_vc >= 0 || b.va_ready > cycle || b.sent > 0) continue;
-        const unsigned idx = p * vcs_ + v, ptr = out_[b.port].va_ptr;
-        if (n < 64) reqs[n++] = {b.port, idx >= ptr ? idx - ptr : idx + nin - ptr, idx, &b};
+      const unsigned idx = p * vcs_ + v;
+      InVc& q = in_[idx];
+      for (unsigned i = 0; i < q.nbr; ++i) {
+        Branch& b = q.br[i];
+        if (b.out_vc >= 0 || b.va_ready > cycle) continue;
+        const unsigned ptr = va_ptr_[b.port];
+        if (n < 64) reqs[n++] = {b.port, idx >= ptr ? idx - ptr : idx + nin - ptr, idx, p, v, &b};
       }
     }
   }
@@ -158,39 +212,43 @@ void Router::allocate_vcs(uint64_t cycle) {
                                    (reqs[j].port == reqs[j - 1].port && reqs[j].key < reqs[j - 1].key)); --j)
       std::swap(reqs[j], reqs[j - 1]);
   for (unsigned i = 0; i < n; ++i) {
-    OutPort& o = out_[reqs[i].port];
-    Branch& b = *reqs[i].b;
-    unsigned vc = b.vc_lo;
-    while (vc < b.vc_hi && o.busy[vc]) ++vc;
-    if (vc == b.vc_hi) {
+    const Req& r = reqs[i];
+    Branch& b = *r.b;
+    const uint64_t free = b.vc_mask & ~busy_[r.port];
+    if (!free) {  // lowest free VC of the branch's class, if any
       ++va_stalls_;
       continue;
     }
-    o.busy[vc] = true;
+    const unsigned vc = static_cast<unsigned>(__builtin_ctzll(free));
+    busy_[r.port] |= uint64_t{1} << vc;
     --va_waiting_;
     b.out_vc = static_cast<int>(vc);
     b.sa_ready = cycle + d_va_;
-    o.va_ptr = reqs[i].in_idx + 1 == nin ? 0 : reqs[i].in_idx + 1;
+    va_ptr_[r.port] = r.in_idx + 1 == nin ? 0 : r.in_idx + 1;
+    InVc& q = in_[r.in_idx];
+    if (--q.va_pending == 0) va_wait_.clear(r.p, r.v);
+    sa_wait_.set(r.p, r.v);
   }
 }
 
 void Router::allocate_switch(uint64_t cycle) {
-  const uint64_t body_ready = d_rc_ + d_va_;
+  const uint64_t body_ready = body_ready_;
   unsigned requesting = 0;
-  for (unsigned p = 0; p < ports_; ++p) {
+  for (uint64_t ps = sa_wait_.ports; ps; ps &= ps - 1) {
+    const unsigned p = static_cast<unsigned>(__builtin_ctzll(ps));
     bool any = false;
-    for (uint64_t a = active_[p]; a; a &= a - 1) {
+    for (uint64_t a = sa_wait_.vcs[p]; a; a &= a - 1) {
       const unsigned v = static_cast<unsigned>(__builtin_ctzll(a));
-      InVc& q = ivc(p, v);
-      if (!q.routed) continue;
+      InVc& q = in_[p * vcs_ + v];
       uint64_t mask = 0;
-      for (const Branch& b : q.br) {
+      for (unsigned i = 0; i < q.nbr; ++i) {
+        const Branch& b = q.br[i];
         if (b.out_vc < 0 || b.sent == q.flits) continue;
         const unsigned idx = b.sent - q.popped;
         if (idx >= q.size) continue;
-        const Flit& f = q.at(idx);
+        const Flit& f = q.ring[slot(q, idx, depth_)];
         if (f.ready + body_ready > cycle || (f.head() && b.sa_ready > cycle)) continue;
-        if (out_[b.port].credits[static_cast<unsigned>(b.out_vc)] == 0) continue;
+        if (credits_[b.port * vcs_ + static_cast<unsigned>(b.out_vc)] == 0) continue;
         mask |= uint64_t{1} << b.port;
       }
       if (mask) {
@@ -207,49 +265,52 @@ void Router::allocate_switch(uint64_t cycle) {
     const unsigned p = static_cast<unsigned>(__builtin_ctzll(g));
     const unsigned v = static_cast<unsigned>(sa_.granted_vc(p));
     const uint64_t outs = sa_.granted_outs(p);
-    InVc& q = ivc(p, v);
+    InVc& q = in_[p * vcs_ + v];
     ++won;
-    for (Branch& b : q.br)
-      if (outs & (uint64_t{1} << b.port)) send(p, v, b, cycle);
+    unsigned min_sent = UINT32_MAX;
+    for (unsigned i = 0; i < q.nbr; ++i) {
+      Branch& b = q.br[i];
+      if (outs & (uint64_t{1} << b.port)) send(q, b, cycle);
+      min_sent = std::min(min_sent, b.sent);
+    }
     // Free the slots every branch has sent; the credit leaves with the flit (ST, next cycle).
-    for (;;) {
-      unsigned min_sent = UINT32_MAX;
-      for (const Branch& b : q.br) min_sent = std::min(min_sent, b.sent);
-      if (q.size == 0 || min_sent <= q.popped) break;
-      q.head = q.slot(1);
+    while (q.size && q.popped < min_sent) {
+      q.head = slot(q, 1, depth_);
       --q.size;
       ++q.popped;
       --occupancy_;
       in_links_[p]->credit(v, cycle + 1);
     }
-    if (q.tails_sent == q.br.size()) {
+    if (q.tails_sent == q.nbr) {
       q.routed = false;
-      q.br.clear();
+      q.nbr = 0;
       q.popped = 0;
       q.tails_sent = 0;
-      if (q.size) need_rc_[p] |= uint64_t{1} << v;
+      sa_wait_.clear(p, v);
+      if (q.size) need_rc_.set(p, v);
     }
-    if (q.size == 0) active_[p] &= ~(uint64_t{1} << v);
   }
   sa_stalls_ += requesting - won;
 }
 
-void Router::send(unsigned in_port, unsigned vc, Branch& b, uint64_t cycle) {
-  InVc& q = ivc(in_port, vc);
-  Flit f = q.at(b.sent - q.popped);
-  OutPort& o = out_[b.port];
+void Router::send(InVc& q, Branch& b, uint64_t cycle) {
+  Flit f = q.ring[slot(q, b.sent - q.popped, depth_)];
   const unsigned ovc = static_cast<unsigned>(b.out_vc);
   f.vc = static_cast<uint8_t>(ovc);
-  if (f.head()) f.dests = b.dests;
-  --o.credits[ovc];
+  if (f.head()) {
+    f.dest = b.dest;
+    f.dests = &b.dests;  // read (copied) by the receiver during send() only
+  }
+  --credits_[b.port * vcs_ + ovc];
   ++b.sent;
   ++st_flits_;
   if (f.tail()) {
-    o.busy[ovc] = false;
+    busy_[b.port] &= ~(uint64_t{1} << ovc);
     ++q.tails_sent;
   }
   // SA in `cycle`, ST in cycle + 1, then link_latency cycles on the link.
-  o.link->send(f, cycle + 2 + o.link->latency);
+  FlitLink* l = out_links_[b.port];
+  l->send(f, cycle + 2 + l->latency);
 }
 
 }  // namespace gpusc::noc

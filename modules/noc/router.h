@@ -76,71 +76,89 @@ class Router : public sc_core::sc_module, public FlitPortOwner, private Tickable
   // Credits held for an output VC, including those that came back while the router slept
   // (they are applied at its next tick).
   unsigned credits(unsigned out_port, unsigned vc) const {
-    unsigned c = out_[out_port].credits[vc];
+    unsigned c = credits_[out_port * vcs_ + vc];
     const uint64_t now = clk_.now();
-    for (const PendingCredit& pc : credits_) c += pc.port == out_port && pc.vc == vc && pc.ready <= now;
+    for (const PendingCredit& pc : pending_credits_) c += pc.port == out_port && pc.vc == vc && pc.ready <= now;
     return c;
   }
   uint64_t flits_switched() const { return st_flits_.value(); }
 
  private:
   struct Branch {
-    unsigned port;
-    int out_vc = -1;
-    unsigned sent = 0;       // flits of the current packet this branch has sent
     uint64_t sa_ready = 0;   // first cycle the head may do SA (after VA)
     uint64_t va_ready = 0;   // first cycle VA may be tried (after RC)
-    unsigned vc_lo, vc_hi;
+    uint64_t vc_mask = 0;    // output VCs it may use
+    unsigned port = 0;
+    int out_vc = -1;
+    unsigned sent = 0;       // flits of the current packet this branch has sent
+    uint16_t dest = kMultiDest;  // the branch's only destination, or kMultiDest (then `dests`)
     DestSet dests;
   };
   struct InVc {
-    std::vector<Flit> ring;  // circular buffer of vc_depth flits
+    Flit* ring = nullptr;    // vc_depth slots (in flits_)
+    Branch* br = nullptr;    // up to `ports` branches (in branches_)
     unsigned head = 0, size = 0;
-    bool routed = false;     // the front packet has its branches
+    unsigned nbr = 0;        // branches of the front packet (0: not routed yet)
+    unsigned va_pending = 0; // branches still without an output VC
     unsigned popped = 0;     // flits of the front packet already removed
     unsigned tails_sent = 0; // branches done with the front packet
     unsigned flits = 0;      // length of the front packet
-    std::vector<Branch> br;
-    unsigned slot(unsigned i) const {  // ring index of the i-th buffered flit, no division
-      const unsigned j = head + i, n = static_cast<unsigned>(ring.size());
-      return j >= n ? j - n : j;
-    }
-    const Flit& at(unsigned i) const { return ring[slot(i)]; }
-  };
-  struct OutPort {
-    FlitLink* link = nullptr;
-    std::vector<unsigned> credits;  // per output VC
-    std::vector<bool> busy;         // output VC owned by a packet
-    unsigned va_ptr = 0;            // round-robin pointer over input VCs
+    bool routed = false;     // the front packet has its branches
   };
   struct PendingCredit {
     uint64_t ready;
     unsigned port, vc;
   };
+  // Per input port, a bit per VC, plus a summary bit per port: the stages visit only VCs that
+  // have work of their kind, in (port, VC) order.
+  struct PortBits {
+    std::vector<uint64_t> vcs;
+    uint64_t ports = 0;
+    explicit PortBits(unsigned n) : vcs(n, 0) {}
+    void set(unsigned p, unsigned v) {
+      vcs[p] |= uint64_t{1} << v;
+      ports |= uint64_t{1} << p;
+    }
+    void clear(unsigned p, unsigned v) {
+      if (!(vcs[p] &= ~(uint64_t{1} << v))) ports &= ~(uint64_t{1} << p);
+    }
+  };
 
   bool tick(uint64_t cycle) override;
   void apply_credits(uint64_t cycle);
   void route_heads(uint64_t cycle);
+  void route(unsigned p, unsigned v, InVc& q, uint64_t cycle);
   void allocate_vcs(uint64_t cycle);
   void allocate_switch(uint64_t cycle);
-  void send(unsigned in_port, unsigned vc, Branch& b, uint64_t cycle);
-  InVc& ivc(unsigned port, unsigned vc) { return in_[port * vcs_ + vc]; }
+  void send(InVc& q, Branch& b, uint64_t cycle);
+  static unsigned slot(const InVc& q, unsigned i, unsigned depth) {  // ring index, no division
+    const unsigned j = q.head + i;
+    return j >= depth ? j - depth : j;
+  }
 
   const Params p_;
-  const unsigned id_, ports_, vcs_;
+  const unsigned id_, ports_, vcs_, depth_;
   const unsigned d_rc_, d_va_;  // extra cycles before VA (RC) and before SA (VA)
+  const uint64_t body_ready_;   // d_rc_ + d_va_: a body flit may do SA that long after arriving
   ClockDomain& clk_;
   const RouteFunc& route_;
   std::vector<FlitLink*> in_links_;
-  std::vector<InVc> in_;        // [port * vcs + vc]
-  std::vector<OutPort> out_;
-  std::vector<PendingCredit> credits_;
+  std::vector<FlitLink*> out_links_;
+  std::vector<Flit> flits_;       // [(port * vcs + vc) * depth + slot]
+  std::vector<DestSet> mdests_;   // same index: destinations of a buffered multicast head
+  std::vector<Branch> branches_;  // [(port * vcs + vc) * ports + branch]
+  std::vector<InVc> in_;          // [port * vcs + vc]
+  std::vector<unsigned> credits_; // [out port * vcs + out vc]
+  std::vector<uint64_t> busy_;    // [out port]: output VCs owned by a packet
+  std::vector<unsigned> va_ptr_;  // [out port]: round-robin pointer over input VCs
+  std::vector<PendingCredit> pending_credits_;
   std::vector<RouteBranch> scratch_;
   SwitchAllocator sa_;
   unsigned occupancy_ = 0;      // flits buffered
-  std::vector<uint64_t> active_;  // per input port: VCs holding flits
-  std::vector<uint64_t> need_rc_; // per input port: VCs whose front packet awaits routing
-  unsigned va_waiting_ = 0;       // branches without an output VC
+  PortBits need_rc_;            // front packet awaits routing
+  PortBits va_wait_;            // some branch awaits an output VC
+  PortBits sa_wait_;            // some branch holds an output VC and has flits left to send
+  unsigned va_waiting_ = 0;     // branches without an output VC
 
   StatGroup stats_;
   Counter& st_flits_;
