@@ -172,7 +172,6 @@ void Router::route(unsigned p, unsigned v, InVc& q, uint64_t cycle) {
   }
   q.nbr = n;
   q.va_pending = n;
-  va_waiting_ += n;
   va_wait_.set(p, v);
   q.routed = true;
   q.flits = f.pkt->flits;
@@ -183,14 +182,18 @@ void Router::route(unsigned p, unsigned v, InVc& q, uint64_t cycle) {
 }
 
 void Router::allocate_vcs(uint64_t cycle) {
-  // Requests: (output port, rotated input-VC index, branch); served per output round-robin.
+  // Requests: (output port, rotated input-VC index, branch); served per output round-robin,
+  // lowest free VC of the branch's class first. A request whose class is already full before
+  // any grant is a stall whatever the order (grants only take VCs), so it skips the sort; the
+  // first 64 requests in (port, VC, branch) order are considered, as ever.
   struct Req {
     unsigned port, key, in_idx, p, v;
     Branch* b;
   };
   Req reqs[64];
-  unsigned n = 0;
+  unsigned n = 0, seen = 0;
   const unsigned nin = ports_ * vcs_;
+  const uint64_t* busy = busy_.data();
   for (uint64_t ps = va_wait_.ports; ps; ps &= ps - 1) {
     const unsigned p = static_cast<unsigned>(__builtin_ctzll(ps));
     for (uint64_t a = va_wait_.vcs[p]; a; a &= a - 1) {
@@ -199,13 +202,17 @@ void Router::allocate_vcs(uint64_t cycle) {
       InVc& q = in_[idx];
       for (unsigned i = 0; i < q.nbr; ++i) {
         Branch& b = q.br[i];
-        if (b.out_vc >= 0 || b.va_ready > cycle) continue;
+        if (b.out_vc >= 0 || b.va_ready > cycle || seen == 64) continue;
+        ++seen;
+        if (!(b.vc_mask & ~busy[b.port])) {
+          ++va_stalls_;
+          continue;
+        }
         const unsigned ptr = va_ptr_[b.port];
-        if (n < 64) reqs[n++] = {b.port, idx >= ptr ? idx - ptr : idx + nin - ptr, idx, p, v, &b};
+        reqs[n++] = {b.port, idx >= ptr ? idx - ptr : idx + nin - ptr, idx, p, v, &b};
       }
     }
   }
-  if (n == 0) return;
   // Insertion sort: a handful of requests per cycle.
   for (unsigned i = 1; i < n; ++i)
     for (unsigned j = i; j > 0 && (reqs[j].port < reqs[j - 1].port ||
@@ -215,14 +222,14 @@ void Router::allocate_vcs(uint64_t cycle) {
     const Req& r = reqs[i];
     Branch& b = *r.b;
     const uint64_t free = b.vc_mask & ~busy_[r.port];
-    if (!free) {  // lowest free VC of the branch's class, if any
+    if (!free) {
       ++va_stalls_;
       continue;
     }
     const unsigned vc = static_cast<unsigned>(__builtin_ctzll(free));
     busy_[r.port] |= uint64_t{1} << vc;
-    --va_waiting_;
     b.out_vc = static_cast<int>(vc);
+    b.credit = r.port * vcs_ + vc;
     b.sa_ready = cycle + d_va_;
     va_ptr_[r.port] = r.in_idx + 1 == nin ? 0 : r.in_idx + 1;
     InVc& q = in_[r.in_idx];
@@ -233,28 +240,39 @@ void Router::allocate_vcs(uint64_t cycle) {
 
 void Router::allocate_switch(uint64_t cycle) {
   const uint64_t body_ready = body_ready_;
+  const unsigned* credits = credits_.data();
   unsigned requesting = 0;
   for (uint64_t ps = sa_wait_.ports; ps; ps &= ps - 1) {
     const unsigned p = static_cast<unsigned>(__builtin_ctzll(ps));
+    InVc* const port_vcs = &in_[p * vcs_];
     bool any = false;
     for (uint64_t a = sa_wait_.vcs[p]; a; a &= a - 1) {
       const unsigned v = static_cast<unsigned>(__builtin_ctzll(a));
-      InVc& q = in_[p * vcs_ + v];
+      const InVc& q = port_vcs[v];
       uint64_t mask = 0;
-      for (unsigned i = 0; i < q.nbr; ++i) {
-        const Branch& b = q.br[i];
-        if (b.out_vc < 0 || b.sent == q.flits) continue;
-        const unsigned idx = b.sent - q.popped;
-        if (idx >= q.size) continue;
-        const Flit& f = q.ring[slot(q, idx, depth_)];
-        if (f.ready + body_ready > cycle || (f.head() && b.sa_ready > cycle)) continue;
-        if (credits_[b.port * vcs_ + static_cast<unsigned>(b.out_vc)] == 0) continue;
-        mask |= uint64_t{1} << b.port;
+      if (q.nbr == 1) {
+        // One branch: it holds an output VC (else the VC would not be here), has flits left, and
+        // its next flit is the front one (a slot is freed as soon as the branch sends it).
+        const Branch& b = q.br[0];
+        if (!q.size) continue;
+        const Flit& f = q.ring[q.head];
+        if (f.ready + body_ready > cycle || (f.head() && b.sa_ready > cycle) || !credits[b.credit]) continue;
+        mask = uint64_t{1} << b.port;
+      } else {
+        for (unsigned i = 0; i < q.nbr; ++i) {
+          const Branch& b = q.br[i];
+          if (b.out_vc < 0 || b.sent == q.flits) continue;
+          const unsigned idx = b.sent - q.popped;
+          if (idx >= q.size) continue;
+          const Flit& f = q.ring[slot(q, idx, depth_)];
+          if (f.ready + body_ready > cycle || (f.head() && b.sa_ready > cycle)) continue;
+          if (!credits[b.credit]) continue;
+          mask |= uint64_t{1} << b.port;
+        }
+        if (!mask) continue;
       }
-      if (mask) {
-        sa_.request(p, v, mask);
-        any = true;
-      }
+      sa_.request(p, v, mask);
+      any = true;
     }
     requesting += any;
   }
@@ -264,48 +282,57 @@ void Router::allocate_switch(uint64_t cycle) {
   for (uint64_t g = sa_.granted_inputs(); g; g &= g - 1) {
     const unsigned p = static_cast<unsigned>(__builtin_ctzll(g));
     const unsigned v = static_cast<unsigned>(sa_.granted_vc(p));
-    const uint64_t outs = sa_.granted_outs(p);
     InVc& q = in_[p * vcs_ + v];
     ++won;
+    if (q.nbr == 1) {
+      send(q, q.br[0], 0, cycle);
+      pop(p, v, q, cycle);
+      if (q.tails_sent == 1) finish_packet(p, v, q);
+      continue;
+    }
+    const uint64_t outs = sa_.granted_outs(p);
     unsigned min_sent = UINT32_MAX;
     for (unsigned i = 0; i < q.nbr; ++i) {
       Branch& b = q.br[i];
-      if (outs & (uint64_t{1} << b.port)) send(q, b, cycle);
+      if (outs & (uint64_t{1} << b.port)) send(q, b, b.sent - q.popped, cycle);
       min_sent = std::min(min_sent, b.sent);
     }
     // Free the slots every branch has sent; the credit leaves with the flit (ST, next cycle).
-    while (q.size && q.popped < min_sent) {
-      q.head = slot(q, 1, depth_);
-      --q.size;
-      ++q.popped;
-      --occupancy_;
-      in_links_[p]->credit(v, cycle + 1);
-    }
-    if (q.tails_sent == q.nbr) {
-      q.routed = false;
-      q.nbr = 0;
-      q.popped = 0;
-      q.tails_sent = 0;
-      sa_wait_.clear(p, v);
-      if (q.size) need_rc_.set(p, v);
-    }
+    while (q.size && q.popped < min_sent) pop(p, v, q, cycle);
+    if (q.tails_sent == q.nbr) finish_packet(p, v, q);
   }
   sa_stalls_ += requesting - won;
 }
 
-void Router::send(InVc& q, Branch& b, uint64_t cycle) {
-  Flit f = q.ring[slot(q, b.sent - q.popped, depth_)];
-  const unsigned ovc = static_cast<unsigned>(b.out_vc);
-  f.vc = static_cast<uint8_t>(ovc);
+void Router::pop(unsigned p, unsigned v, InVc& q, uint64_t cycle) {
+  q.head = slot(q, 1, depth_);
+  --q.size;
+  ++q.popped;
+  --occupancy_;
+  in_links_[p]->credit(v, cycle + 1);
+}
+
+void Router::finish_packet(unsigned p, unsigned v, InVc& q) {
+  q.routed = false;
+  q.nbr = 0;
+  q.popped = 0;
+  q.tails_sent = 0;
+  sa_wait_.clear(p, v);
+  if (q.size) need_rc_.set(p, v);
+}
+
+void Router::send(InVc& q, Branch& b, unsigned idx, uint64_t cycle) {
+  Flit f = q.ring[slot(q, idx, depth_)];
+  f.vc = static_cast<uint8_t>(b.out_vc);
   if (f.head()) {
     f.dest = b.dest;
     f.dests = &b.dests;  // read (copied) by the receiver during send() only
   }
-  --credits_[b.port * vcs_ + ovc];
+  --credits_[b.credit];
   ++b.sent;
   ++st_flits_;
-  if (f.tail()) {
-    busy_[b.port] &= ~(uint64_t{1} << ovc);
+  if (f.seq + 1u == q.flits) {  // tail
+    busy_[b.port] &= ~(uint64_t{1} << b.out_vc);
     ++q.tails_sent;
   }
   // SA in `cycle`, ST in cycle + 1, then link_latency cycles on the link.

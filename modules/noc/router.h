@@ -90,6 +90,7 @@ class Router : public sc_core::sc_module, public FlitPortOwner, private Tickable
     uint64_t vc_mask = 0;    // output VCs it may use
     unsigned port = 0;
     int out_vc = -1;
+    unsigned credit = 0;     // index of its output VC in credits_ (after VA)
     unsigned sent = 0;       // flits of the current packet this branch has sent
     uint16_t dest = kMultiDest;  // the branch's only destination, or kMultiDest (then `dests`)
     DestSet dests;
@@ -130,7 +131,9 @@ class Router : public sc_core::sc_module, public FlitPortOwner, private Tickable
   void route(unsigned p, unsigned v, InVc& q, uint64_t cycle);
   void allocate_vcs(uint64_t cycle);
   void allocate_switch(uint64_t cycle);
-  void send(InVc& q, Branch& b, uint64_t cycle);
+  void send(InVc& q, Branch& b, unsigned idx, uint64_t cycle);
+  void pop(unsigned p, unsigned v, InVc& q, uint64_t cycle);
+  void finish_packet(unsigned p, unsigned v, InVc& q);
   static unsigned slot(const InVc& q, unsigned i, unsigned depth) {  // ring index, no division
     const unsigned j = q.head + i;
     return j >= depth ? j - depth : j;
@@ -158,7 +161,6 @@ class Router : public sc_core::sc_module, public FlitPortOwner, private Tickable
   PortBits need_rc_;            // front packet awaits routing
   PortBits va_wait_;            // some branch awaits an output VC
   PortBits sa_wait_;            // some branch holds an output VC and has flits left to send
-  unsigned va_waiting_ = 0;     // branches without an output VC
 
   StatGroup stats_;
   Counter& st_flits_;
