@@ -35,9 +35,11 @@ struct Flit {
   uint64_t ready = 0;              // first cycle the flit may be processed where it now sits
   uint16_t seq = 0;                // index within the packet (0 = head)
   uint16_t dest = kMultiDest;      // head flit: the branch's only destination, or kMultiDest
+  uint16_t flits = 1;              // packet length (copy of pkt->flits: no pointer chase per hop)
   uint8_t vc = 0;                  // virtual channel it occupies at the receiving input port
+  uint8_t vnet = 0;                // copy of pkt->vnet
   bool head() const { return seq == 0; }
-  bool tail() const { return seq + 1u == pkt->flits; }
+  bool tail() const { return seq + 1u == flits; }
   // The head's destinations as a set (for routing functions and messages).
   DestSet dest_set() const { return dest != kMultiDest ? DestSet::single(dest) : *dests; }
 };

@@ -114,7 +114,7 @@ void NetworkInterface::eject(uint64_t cycle) {
     EjectVc& q = ej_vcs_[vc];
     while (!q.flits.empty() && q.flits.front().ready <= cycle) {
       const Flit f = q.flits.front();
-      EjectVnet& ev = ej_[f.pkt->vnet];
+      EjectVnet& ev = ej_[f.vnet];
       if (f.head() && !q.reserved) {
         if (ev.queue.size() + ev.reserved >= p_.eject_queue) break;  // no room: hold credits
         q.reserved = true;
@@ -163,6 +163,8 @@ void NetworkInterface::inject(uint64_t cycle) {
     Flit f;
     f.pkt = pk;
     f.seq = static_cast<uint16_t>(q.sent);
+    f.flits = pk->flits;
+    f.vnet = pk->vnet;
     f.vc = static_cast<uint8_t>(vc);
     if (f.head()) {
       f.dest = pk->dest;

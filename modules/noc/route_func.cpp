@@ -50,13 +50,13 @@ void split(const Flit& head, unsigned vnet, unsigned vpv, PortOf port_of, std::v
 }  // namespace
 
 void MeshDorRoute::route(unsigned router, unsigned, unsigned, const Flit& head, std::vector<RouteBranch>& out) const {
-  const unsigned vnet = head.pkt->vnet;
+  const unsigned vnet = head.vnet;
   split(head, vnet, vpv_, [&](unsigned d) { return port_towards(router, d, vnet); }, out);
 }
 
-UnicastRoute MeshDorRoute::route_unicast(unsigned router, unsigned, unsigned, const Packet& pkt, unsigned dest) const {
-  const unsigned lo = pkt.vnet * vpv_;
-  return {port_towards(router, dest, pkt.vnet), lo, lo + vpv_};
+UnicastRoute MeshDorRoute::route_unicast(unsigned router, unsigned, unsigned, const Flit& head) const {
+  const unsigned lo = head.vnet * vpv_;
+  return {port_towards(router, head.dest, head.vnet), lo, lo + vpv_};
 }
 
 RingRoute::RingRoute(unsigned n, unsigned vcs_per_vnet) : n_(n), vpv_(vcs_per_vnet) {}
@@ -80,23 +80,23 @@ void RingRoute::dateline(unsigned router, unsigned src, unsigned vnet, unsigned 
 }
 
 void RingRoute::route(unsigned router, unsigned, unsigned, const Flit& head, std::vector<RouteBranch>& out) const {
-  const unsigned vnet = head.pkt->vnet, src = head.pkt->src;
+  const unsigned vnet = head.vnet, src = head.pkt->src;
   split(head, vnet, vpv_, [&](unsigned d) { return port_of(router, d); }, out);
   for (auto& b : out) dateline(router, src, vnet, b.port, b.vc_lo, b.vc_hi);
 }
 
-UnicastRoute RingRoute::route_unicast(unsigned router, unsigned, unsigned, const Packet& pkt, unsigned dest) const {
-  UnicastRoute r{port_of(router, dest), pkt.vnet * vpv_, (pkt.vnet + 1u) * vpv_};
-  dateline(router, pkt.src, pkt.vnet, r.port, r.vc_lo, r.vc_hi);
+UnicastRoute RingRoute::route_unicast(unsigned router, unsigned, unsigned, const Flit& head) const {
+  UnicastRoute r{port_of(router, head.dest), head.vnet * vpv_, (head.vnet + 1u) * vpv_};
+  dateline(router, head.pkt->src, head.vnet, r.port, r.vc_lo, r.vc_hi);
   return r;
 }
 
 void CrossbarRoute::route(unsigned, unsigned, unsigned, const Flit& head, std::vector<RouteBranch>& out) const {
-  split(head, head.pkt->vnet, vpv_, [](unsigned d) { return d; }, out);
+  split(head, head.vnet, vpv_, [](unsigned d) { return d; }, out);
 }
 
-UnicastRoute CrossbarRoute::route_unicast(unsigned, unsigned, unsigned, const Packet& pkt, unsigned dest) const {
-  return {dest, pkt.vnet * vpv_, (pkt.vnet + 1u) * vpv_};
+UnicastRoute CrossbarRoute::route_unicast(unsigned, unsigned, unsigned, const Flit& head) const {
+  return {head.dest, head.vnet * vpv_, (head.vnet + 1u) * vpv_};
 }
 
 }  // namespace gpusc::noc

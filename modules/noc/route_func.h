@@ -32,9 +32,8 @@ class RouteFunc {
   // destinations are head.dest_set().
   virtual void route(unsigned router, unsigned in_port, unsigned in_vc, const Flit& head,
                      std::vector<RouteBranch>& out) const = 0;
-  // The single branch of a head whose only destination is `dest` (its dests are {dest}).
-  virtual UnicastRoute route_unicast(unsigned router, unsigned in_port, unsigned in_vc, const Packet& pkt,
-                                     unsigned dest) const = 0;
+  // The single branch of a head whose only destination is head.dest (its dests are {dest}).
+  virtual UnicastRoute route_unicast(unsigned router, unsigned in_port, unsigned in_vc, const Flit& head) const = 0;
 };
 
 // Dimension-order routing on a k x m mesh, one algorithm per virtual network ("xy" or "yx";
@@ -46,8 +45,7 @@ class MeshDorRoute : public RouteFunc {
   MeshDorRoute(unsigned k, unsigned m, std::vector<bool> yx_per_vnet, unsigned vcs_per_vnet);
   void route(unsigned router, unsigned in_port, unsigned in_vc, const Flit& head,
              std::vector<RouteBranch>& out) const override;
-  UnicastRoute route_unicast(unsigned router, unsigned in_port, unsigned in_vc, const Packet& pkt,
-                             unsigned dest) const override;
+  UnicastRoute route_unicast(unsigned router, unsigned in_port, unsigned in_vc, const Flit& head) const override;
   unsigned port_towards(unsigned router, unsigned dest, unsigned vnet) const;
 
  private:
@@ -67,8 +65,7 @@ class RingRoute : public RouteFunc {
   RingRoute(unsigned n, unsigned vcs_per_vnet);
   void route(unsigned router, unsigned in_port, unsigned in_vc, const Flit& head,
              std::vector<RouteBranch>& out) const override;
-  UnicastRoute route_unicast(unsigned router, unsigned in_port, unsigned in_vc, const Packet& pkt,
-                             unsigned dest) const override;
+  UnicastRoute route_unicast(unsigned router, unsigned in_port, unsigned in_vc, const Flit& head) const override;
 
  private:
   unsigned port_of(unsigned router, unsigned dest) const;
@@ -83,8 +80,7 @@ class CrossbarRoute : public RouteFunc {
   explicit CrossbarRoute(unsigned vcs_per_vnet) : vpv_(vcs_per_vnet) {}
   void route(unsigned router, unsigned in_port, unsigned in_vc, const Flit& head,
              std::vector<RouteBranch>& out) const override;
-  UnicastRoute route_unicast(unsigned router, unsigned in_port, unsigned in_vc, const Packet& pkt,
-                             unsigned dest) const override;
+  UnicastRoute route_unicast(unsigned router, unsigned in_port, unsigned in_vc, const Flit& head) const override;
 
  private:
   unsigned vpv_;

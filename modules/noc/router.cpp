@@ -131,7 +131,7 @@ void Router::route(unsigned p, unsigned v, InVc& q, uint64_t cycle) {
   if (!f.head()) error(name(), "body flit ", f.seq, " of packet ", f.pkt->id, " at the front of an idle VC");
   unsigned n;
   if (f.dest != kMultiDest) {  // unicast: one branch, no destination set to split
-    const UnicastRoute r = route_.route_unicast(id_, p, v, *f.pkt, f.dest);
+    const UnicastRoute r = route_.route_unicast(id_, p, v, f);
     if (r.port >= ports_ || !out_links_[r.port])
       error(name(), "routing sends packet ", f.pkt->id, " (to node ", f.dest, ") through port ", r.port,
             ", which is not connected: the routing function cannot reach that node from here");
@@ -174,7 +174,7 @@ void Router::route(unsigned p, unsigned v, InVc& q, uint64_t cycle) {
   q.va_pending = n;
   va_wait_.set(p, v);
   q.routed = true;
-  q.flits = f.pkt->flits;
+  q.flits = f.flits;
   q.popped = 0;
   q.tails_sent = 0;
   ++heads_;
@@ -186,11 +186,9 @@ void Router::allocate_vcs(uint64_t cycle) {
   // lowest free VC of the branch's class first. A request whose class is already full before
   // any grant is a stall whatever the order (grants only take VCs), so it skips the sort; the
   // first 64 requests in (port, VC, branch) order are considered, as ever.
-  struct Req {
-    unsigned port, key, in_idx, p, v;
-    Branch* b;
-  };
-  Req reqs[64];
+  // One request is one integer, (output port, rotated index) in the high bits so that sorting
+  // the integers sorts the requests; the low bits say where the branch is.
+  uint64_t reqs[64];
   unsigned n = 0, seen = 0;
   const unsigned nin = ports_ * vcs_;
   const uint64_t* busy = busy_.data();
@@ -199,42 +197,45 @@ void Router::allocate_vcs(uint64_t cycle) {
     for (uint64_t a = va_wait_.vcs[p]; a; a &= a - 1) {
       const unsigned v = static_cast<unsigned>(__builtin_ctzll(a));
       const unsigned idx = p * vcs_ + v;
-      InVc& q = in_[idx];
+      const InVc& q = in_[idx];
       for (unsigned i = 0; i < q.nbr; ++i) {
-        Branch& b = q.br[i];
+        const Branch& b = q.br[i];
         if (b.out_vc >= 0 || b.va_ready > cycle || seen == 64) continue;
         ++seen;
         if (!(b.vc_mask & ~busy[b.port])) {
           ++va_stalls_;
           continue;
         }
-        const unsigned ptr = va_ptr_[b.port];
-        reqs[n++] = {b.port, idx >= ptr ? idx - ptr : idx + nin - ptr, idx, p, v, &b};
+        const unsigned ptr = va_ptr_[b.port], key = idx >= ptr ? idx - ptr : idx + nin - ptr;
+        reqs[n++] = uint64_t{b.port} << 52 | uint64_t{key} << 40 | uint64_t{idx} << 16 | i;
       }
     }
   }
   // Insertion sort: a handful of requests per cycle.
-  for (unsigned i = 1; i < n; ++i)
-    for (unsigned j = i; j > 0 && (reqs[j].port < reqs[j - 1].port ||
-                                   (reqs[j].port == reqs[j - 1].port && reqs[j].key < reqs[j - 1].key)); --j)
-      std::swap(reqs[j], reqs[j - 1]);
+  for (unsigned i = 1; i < n; ++i) {
+    const uint64_t r = reqs[i];
+    unsigned j = i;
+    for (; j > 0 && reqs[j - 1] > r; --j) reqs[j] = reqs[j - 1];
+    reqs[j] = r;
+  }
   for (unsigned i = 0; i < n; ++i) {
-    const Req& r = reqs[i];
-    Branch& b = *r.b;
-    const uint64_t free = b.vc_mask & ~busy_[r.port];
+    const unsigned port = static_cast<unsigned>(reqs[i] >> 52), idx = static_cast<unsigned>(reqs[i] >> 16) & 0xffffff;
+    InVc& q = in_[idx];
+    Branch& b = q.br[reqs[i] & 0xffff];
+    const uint64_t free = b.vc_mask & ~busy_[port];
     if (!free) {
       ++va_stalls_;
       continue;
     }
     const unsigned vc = static_cast<unsigned>(__builtin_ctzll(free));
-    busy_[r.port] |= uint64_t{1} << vc;
+    busy_[port] |= uint64_t{1} << vc;
     b.out_vc = static_cast<int>(vc);
-    b.credit = r.port * vcs_ + vc;
+    b.credit = port * vcs_ + vc;
     b.sa_ready = cycle + d_va_;
-    va_ptr_[r.port] = r.in_idx + 1 == nin ? 0 : r.in_idx + 1;
-    InVc& q = in_[r.in_idx];
-    if (--q.va_pending == 0) va_wait_.clear(r.p, r.v);
-    sa_wait_.set(r.p, r.v);
+    va_ptr_[port] = idx + 1 == nin ? 0 : idx + 1;
+    const unsigned p = idx / vcs_, v = idx - p * vcs_;
+    if (--q.va_pending == 0) va_wait_.clear(p, v);
+    sa_wait_.set(p, v);
   }
 }
 
