@@ -1,6 +1,7 @@
 #include "noc/router.h"
 
 #include <algorithm>
+#include <new>
 
 #include "common/report.h"
 
@@ -29,57 +30,85 @@ Router::Router(sc_core::sc_module_name name, const Params& p, unsigned id, unsig
       d_rc_(p.pipeline == 4 ? 1 : 0),
       d_va_(p.pipeline == 2 ? 0 : 1),
       body_ready_(d_rc_ + d_va_),
+      sa_(ports, ports, vcs_, policy_of(p.allocator)),
       clk_(clk),
       route_(route),
-      in_links_(ports, nullptr),
-      out_links_(ports, nullptr),
-      flits_(size_t{ports} * vcs_ * depth_),
-      mdests_(size_t{ports} * vcs_ * depth_),
-      branches_(size_t{ports} * vcs_ * ports),
-      in_(ports * vcs_),
-      credits_(ports * vcs_, 0),
-      busy_(ports, 0),
-      va_ptr_(ports, 0),
-      sa_(ports, ports, vcs_, policy_of(p.allocator)),
-      need_rc_(ports),
-      va_wait_(ports),
-      sa_wait_(ports),
       st_flits_(stats_.counter("flits_switched", Unit::Flits, "flits that crossed the switch (router traversals)")),
       heads_(stats_.counter("packets_routed", Unit::Packets, "head flits routed")),
       replicas_(stats_.counter("replicas", Unit::Packets, "extra branches created by multicast replication")),
       va_stalls_(stats_.counter("va_stalls", Unit::Count, "branch-cycles that found no free output VC")),
       sa_stalls_(stats_.counter("sa_stalls", Unit::Count, "input-cycles that requested the switch and lost")) {
-  for (size_t i = 0; i < in_.size(); ++i) {
-    in_[i].ring = &flits_[i * depth_];
-    in_[i].br = &branches_[i * ports];
+  // Carve the arena: per-port words, credits, links, then the VC records and flit rings on
+  // cache-line boundaries, then the multicast destination sets (cold).
+  const size_t nin = size_t{ports} * vcs_;
+  static_assert(sizeof(InVc) % alignof(Branch) == 0 && sizeof(Flit) == 32, "layout");
+  vc_stride_ = (sizeof(InVc) + ports * sizeof(Branch) + 63) / 64 * 64;
+  size_t off = 0;
+  const auto take = [&off](size_t bytes, size_t align) {
+    off = (off + align - 1) / align * align;
+    const size_t at = off;
+    off += bytes;
+    return at;
+  };
+  const size_t o_rc = take(ports * 8, 8), o_va = take(ports * 8, 8), o_sa = take(ports * 8, 8);
+  const size_t o_busy = take(ports * 8, 8), o_links = take(2 * ports * sizeof(FlitLink*), 8);
+  const size_t o_cred = take(nin * 4, 4), o_ptr = take(ports * 4, 4);
+  const size_t o_vcs = take(nin * vc_stride_, 64), o_flits = take(nin * depth_ * sizeof(Flit), 64);
+  const size_t o_bd = take(nin * ports * sizeof(DestSet), 8), o_md = take(nin * depth_ * sizeof(DestSet), 8);
+  arena_.assign((off + 64) / 8 + 8, 0);
+  unsigned char* base = reinterpret_cast<unsigned char*>(arena_.data());
+  base += (64 - reinterpret_cast<uintptr_t>(base) % 64) % 64;
+  rc_vcs_ = reinterpret_cast<uint64_t*>(base + o_rc);
+  va_vcs_ = reinterpret_cast<uint64_t*>(base + o_va);
+  sa_vcs_ = reinterpret_cast<uint64_t*>(base + o_sa);
+  busy_ = reinterpret_cast<uint64_t*>(base + o_busy);
+  in_links_ = reinterpret_cast<FlitLink**>(base + o_links);
+  out_links_ = in_links_ + ports;
+  credits_ = reinterpret_cast<unsigned*>(base + o_cred);
+  va_ptr_ = reinterpret_cast<unsigned*>(base + o_ptr);
+  vc_base_ = base + o_vcs;
+  Flit* flits = reinterpret_cast<Flit*>(base + o_flits);
+  bdests_ = reinterpret_cast<DestSet*>(base + o_bd);
+  mdests_ = reinterpret_cast<DestSet*>(base + o_md);
+  for (size_t i = 0; i < ports; ++i) in_links_[i] = out_links_[i] = nullptr;
+  for (size_t i = 0; i < nin * depth_; ++i) new (&flits[i]) Flit();
+  for (size_t i = 0; i < nin * ports; ++i) new (&bdests_[i]) DestSet();
+  for (size_t i = 0; i < nin * depth_; ++i) new (&mdests_[i]) DestSet();
+  for (size_t i = 0; i < nin; ++i) {
+    InVc* q = new (vc_base_ + i * vc_stride_) InVc{&flits[i * depth_], 0, 0, 0, 0, 0, 0, 0, static_cast<uint32_t>(i)};
+    for (unsigned b = 0; b < ports; ++b) new (&q->br()[b]) Branch{0, 0, 0, 0, -1, 0, 0, kMultiDest};
   }
   scratch_.reserve(ports);
 }
 
-void Router::connect_in(unsigned port, FlitLink& link) { in_links_.at(port) = &link; }
+void Router::connect_in(unsigned port, FlitLink& link) {
+  if (port >= ports_) error(name(), "input port ", port, " does not exist; the router has ", ports_);
+  in_links_[port] = &link;
+}
 
 void Router::connect_out(unsigned port, FlitLink& link) {
-  out_links_.at(port) = &link;
+  if (port >= ports_) error(name(), "output port ", port, " does not exist; the router has ", ports_);
+  out_links_[port] = &link;
   for (unsigned v = 0; v < vcs_; ++v) credits_[port * vcs_ + v] = p_.vc_depth;  // downstream VCs are as deep
   busy_[port] = 0;
 }
 
 void Router::receive_flit(unsigned in_port, const Flit& f) {
   if (f.vc >= vcs_) error(name(), "flit arrived on VC ", unsigned(f.vc), " of port ", in_port, "; the router has ", vcs_);
-  InVc& q = in_[in_port * vcs_ + f.vc];
+  InVc& q = vc(in_port * vcs_ + f.vc);
   if (q.size == depth_)
     error(name(), "buffer overflow on port ", in_port, " VC ", unsigned(f.vc), ": upstream sent without a credit");
-  const unsigned s = slot(q, q.size, depth_);
+  const unsigned s = slot(q, q.size);
   Flit& dst = q.ring[s];
   dst = f;
   if (f.dest == kMultiDest && f.head()) {  // keep our own copy of the set (see flit.h)
-    DestSet& own = mdests_[static_cast<size_t>(&dst - flits_.data())];
+    DestSet& own = mdests_[q.index * depth_ + s];
     own = *f.dests;
     dst.dests = &own;
   }
   ++q.size;
   ++occupancy_;
-  if (!q.routed) need_rc_.set(in_port, f.vc);
+  if (!q.nbr) set_bit(rc_ports_, rc_vcs_, in_port, f.vc);
   clk_.wake(*this, f.ready);
 }
 
@@ -89,9 +118,9 @@ void Router::receive_credit(unsigned out_port, unsigned vc, uint64_t ready) {
 
 bool Router::tick(uint64_t cycle) {
   apply_credits(cycle);
-  if (need_rc_.ports) route_heads(cycle);
-  if (va_wait_.ports) allocate_vcs(cycle);
-  if (sa_wait_.ports) allocate_switch(cycle);
+  if (rc_ports_) route_heads(cycle);
+  if (va_ports_) allocate_vcs(cycle);
+  if (sa_ports_) allocate_switch(cycle);
   return occupancy_ > 0;
 }
 
@@ -109,13 +138,13 @@ void Router::apply_credits(uint64_t cycle) {
 }
 
 void Router::route_heads(uint64_t cycle) {
-  for (uint64_t ps = need_rc_.ports; ps; ps &= ps - 1) {
+  for (uint64_t ps = rc_ports_; ps; ps &= ps - 1) {
     const unsigned p = static_cast<unsigned>(__builtin_ctzll(ps));
-    for (uint64_t a = need_rc_.vcs[p]; a; a &= a - 1) {
+    for (uint64_t a = rc_vcs_[p]; a; a &= a - 1) {
       const unsigned v = static_cast<unsigned>(__builtin_ctzll(a));
-      InVc& q = in_[p * vcs_ + v];
+      InVc& q = vc(p * vcs_ + v);
       if (q.ring[q.head].ready > cycle) continue;
-      need_rc_.clear(p, v);
+      clear_bit(rc_ports_, rc_vcs_, p, v);
       route(p, v, q, cycle);
     }
   }
@@ -137,7 +166,7 @@ void Router::route(unsigned p, unsigned v, InVc& q, uint64_t cycle) {
             ", which is not connected: the routing function cannot reach that node from here");
     if (r.vc_lo >= r.vc_hi || r.vc_hi > vcs_)
       error(name(), "routing gave an empty or out-of-range VC class [", r.vc_lo, ", ", r.vc_hi, ")");
-    Branch& b = q.br[0];
+    Branch& b = q.br()[0];
     b.port = r.port;
     b.out_vc = -1;
     b.sent = 0;
@@ -160,20 +189,19 @@ void Router::route(unsigned p, unsigned v, InVc& q, uint64_t cycle) {
               ", which is not connected: the routing function cannot reach that node from here");
       if (r.vc_lo >= r.vc_hi || r.vc_hi > vcs_)
         error(name(), "routing gave an empty or out-of-range VC class [", r.vc_lo, ", ", r.vc_hi, ")");
-      Branch& b = q.br[i];
+      Branch& b = q.br()[i];
       b.port = r.port;
       b.out_vc = -1;
       b.sent = 0;
       b.va_ready = cycle + d_rc_;
       b.vc_mask = vc_range(r.vc_lo, r.vc_hi);
       b.dest = r.dests.single_member() ? static_cast<uint16_t>(r.dests.first()) : kMultiDest;
-      b.dests = r.dests;
+      bdests_[q.index * ports_ + i] = r.dests;
     }
   }
   q.nbr = n;
   q.va_pending = n;
-  va_wait_.set(p, v);
-  q.routed = true;
+  set_bit(va_ports_, va_vcs_, p, v);
   q.flits = f.flits;
   q.popped = 0;
   q.tails_sent = 0;
@@ -191,15 +219,15 @@ void Router::allocate_vcs(uint64_t cycle) {
   uint64_t reqs[64];
   unsigned n = 0, seen = 0;
   const unsigned nin = ports_ * vcs_;
-  const uint64_t* busy = busy_.data();
-  for (uint64_t ps = va_wait_.ports; ps; ps &= ps - 1) {
+  const uint64_t* busy = busy_;
+  for (uint64_t ps = va_ports_; ps; ps &= ps - 1) {
     const unsigned p = static_cast<unsigned>(__builtin_ctzll(ps));
-    for (uint64_t a = va_wait_.vcs[p]; a; a &= a - 1) {
+    for (uint64_t a = va_vcs_[p]; a; a &= a - 1) {
       const unsigned v = static_cast<unsigned>(__builtin_ctzll(a));
       const unsigned idx = p * vcs_ + v;
-      const InVc& q = in_[idx];
+      const InVc& q = vc(idx);
       for (unsigned i = 0; i < q.nbr; ++i) {
-        const Branch& b = q.br[i];
+        const Branch& b = q.br()[i];
         if (b.out_vc >= 0 || b.va_ready > cycle || seen == 64) continue;
         ++seen;
         if (!(b.vc_mask & ~busy[b.port])) {
@@ -220,8 +248,8 @@ void Router::allocate_vcs(uint64_t cycle) {
   }
   for (unsigned i = 0; i < n; ++i) {
     const unsigned port = static_cast<unsigned>(reqs[i] >> 52), idx = static_cast<unsigned>(reqs[i] >> 16) & 0xffffff;
-    InVc& q = in_[idx];
-    Branch& b = q.br[reqs[i] & 0xffff];
+    InVc& q = vc(idx);
+    Branch& b = q.br()[reqs[i] & 0xffff];
     const uint64_t free = b.vc_mask & ~busy_[port];
     if (!free) {
       ++va_stalls_;
@@ -234,38 +262,37 @@ void Router::allocate_vcs(uint64_t cycle) {
     b.sa_ready = cycle + d_va_;
     va_ptr_[port] = idx + 1 == nin ? 0 : idx + 1;
     const unsigned p = idx / vcs_, v = idx - p * vcs_;
-    if (--q.va_pending == 0) va_wait_.clear(p, v);
-    sa_wait_.set(p, v);
+    if (--q.va_pending == 0) clear_bit(va_ports_, va_vcs_, p, v);
+    set_bit(sa_ports_, sa_vcs_, p, v);
   }
 }
 
 void Router::allocate_switch(uint64_t cycle) {
   const uint64_t body_ready = body_ready_;
-  const unsigned* credits = credits_.data();
+  const unsigned* credits = credits_;
   unsigned requesting = 0;
-  for (uint64_t ps = sa_wait_.ports; ps; ps &= ps - 1) {
+  for (uint64_t ps = sa_ports_; ps; ps &= ps - 1) {
     const unsigned p = static_cast<unsigned>(__builtin_ctzll(ps));
-    InVc* const port_vcs = &in_[p * vcs_];
     bool any = false;
-    for (uint64_t a = sa_wait_.vcs[p]; a; a &= a - 1) {
+    for (uint64_t a = sa_vcs_[p]; a; a &= a - 1) {
       const unsigned v = static_cast<unsigned>(__builtin_ctzll(a));
-      const InVc& q = port_vcs[v];
+      const InVc& q = vc(p * vcs_ + v);
       uint64_t mask = 0;
       if (q.nbr == 1) {
         // One branch: it holds an output VC (else the VC would not be here), has flits left, and
         // its next flit is the front one (a slot is freed as soon as the branch sends it).
-        const Branch& b = q.br[0];
+        const Branch& b = q.br()[0];
         if (!q.size) continue;
         const Flit& f = q.ring[q.head];
         if (f.ready + body_ready > cycle || (f.head() && b.sa_ready > cycle) || !credits[b.credit]) continue;
         mask = uint64_t{1} << b.port;
       } else {
         for (unsigned i = 0; i < q.nbr; ++i) {
-          const Branch& b = q.br[i];
+          const Branch& b = q.br()[i];
           if (b.out_vc < 0 || b.sent == q.flits) continue;
           const unsigned idx = b.sent - q.popped;
           if (idx >= q.size) continue;
-          const Flit& f = q.ring[slot(q, idx, depth_)];
+          const Flit& f = q.ring[slot(q, idx)];
           if (f.ready + body_ready > cycle || (f.head() && b.sa_ready > cycle)) continue;
           if (!credits[b.credit]) continue;
           mask |= uint64_t{1} << b.port;
@@ -283,10 +310,10 @@ void Router::allocate_switch(uint64_t cycle) {
   for (uint64_t g = sa_.granted_inputs(); g; g &= g - 1) {
     const unsigned p = static_cast<unsigned>(__builtin_ctzll(g));
     const unsigned v = static_cast<unsigned>(sa_.granted_vc(p));
-    InVc& q = in_[p * vcs_ + v];
+    InVc& q = vc(p * vcs_ + v);
     ++won;
     if (q.nbr == 1) {
-      send(q, q.br[0], 0, cycle);
+      send(q, q.br()[0], 0, cycle);
       pop(p, v, q, cycle);
       if (q.tails_sent == 1) finish_packet(p, v, q);
       continue;
@@ -294,7 +321,7 @@ void Router::allocate_switch(uint64_t cycle) {
     const uint64_t outs = sa_.granted_outs(p);
     unsigned min_sent = UINT32_MAX;
     for (unsigned i = 0; i < q.nbr; ++i) {
-      Branch& b = q.br[i];
+      Branch& b = q.br()[i];
       if (outs & (uint64_t{1} << b.port)) send(q, b, b.sent - q.popped, cycle);
       min_sent = std::min(min_sent, b.sent);
     }
@@ -306,28 +333,27 @@ void Router::allocate_switch(uint64_t cycle) {
 }
 
 void Router::pop(unsigned p, unsigned v, InVc& q, uint64_t cycle) {
-  q.head = slot(q, 1, depth_);
-  --q.size;
+  // An emptied ring restarts at slot 0: at low load a VC then reuses one cache line.
+  q.head = --q.size ? slot(q, 1) : 0;
   ++q.popped;
   --occupancy_;
   in_links_[p]->credit(v, cycle + 1);
 }
 
 void Router::finish_packet(unsigned p, unsigned v, InVc& q) {
-  q.routed = false;
   q.nbr = 0;
   q.popped = 0;
   q.tails_sent = 0;
-  sa_wait_.clear(p, v);
-  if (q.size) need_rc_.set(p, v);
+  clear_bit(sa_ports_, sa_vcs_, p, v);
+  if (q.size) set_bit(rc_ports_, rc_vcs_, p, v);
 }
 
 void Router::send(InVc& q, Branch& b, unsigned idx, uint64_t cycle) {
-  Flit f = q.ring[slot(q, idx, depth_)];
+  Flit f = q.ring[slot(q, idx)];
   f.vc = static_cast<uint8_t>(b.out_vc);
   if (f.head()) {
     f.dest = b.dest;
-    f.dests = &b.dests;  // read (copied) by the receiver during send() only
+    f.dests = &bdests_[q.index * ports_ + static_cast<unsigned>(&b - q.br())];  // read during send() only
   }
   --credits_[b.credit];
   ++b.sent;

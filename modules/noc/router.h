@@ -84,45 +84,33 @@ class Router : public sc_core::sc_module, public FlitPortOwner, private Tickable
   uint64_t flits_switched() const { return st_flits_.value(); }
 
  private:
+  // One output branch of the packet at the front of an input VC (48 bytes).
   struct Branch {
-    uint64_t sa_ready = 0;   // first cycle the head may do SA (after VA)
-    uint64_t va_ready = 0;   // first cycle VA may be tried (after RC)
-    uint64_t vc_mask = 0;    // output VCs it may use
-    unsigned port = 0;
-    int out_vc = -1;
-    unsigned credit = 0;     // index of its output VC in credits_ (after VA)
-    unsigned sent = 0;       // flits of the current packet this branch has sent
-    uint16_t dest = kMultiDest;  // the branch's only destination, or kMultiDest (then `dests`)
-    DestSet dests;
+    uint64_t sa_ready;   // first cycle the head may do SA (after VA)
+    uint64_t va_ready;   // first cycle VA may be tried (after RC)
+    uint64_t vc_mask;    // output VCs it may use
+    uint32_t port;
+    int32_t out_vc;      // -1 until VA
+    uint32_t credit;     // index of its output VC in credits_ (after VA)
+    uint32_t sent;       // flits of the current packet this branch has sent
+    uint16_t dest;       // the branch's only destination, or kMultiDest (then its set is in bdests_)
   };
+  // An input VC; its `ports` Branch slots follow it in memory (see vc()).
   struct InVc {
-    Flit* ring = nullptr;    // vc_depth slots (in flits_)
-    Branch* br = nullptr;    // up to `ports` branches (in branches_)
-    unsigned head = 0, size = 0;
-    unsigned nbr = 0;        // branches of the front packet (0: not routed yet)
-    unsigned va_pending = 0; // branches still without an output VC
-    unsigned popped = 0;     // flits of the front packet already removed
-    unsigned tails_sent = 0; // branches done with the front packet
-    unsigned flits = 0;      // length of the front packet
-    bool routed = false;     // the front packet has its branches
+    Flit* ring;           // vc_depth slots
+    uint32_t head, size;
+    uint32_t nbr;         // branches of the front packet (0: not routed yet)
+    uint32_t va_pending;  // branches still without an output VC
+    uint32_t popped;      // flits of the front packet already removed
+    uint32_t tails_sent;  // branches done with the front packet
+    uint32_t flits;       // length of the front packet
+    uint32_t index;       // port * vcs + vc
+    Branch* br() { return reinterpret_cast<Branch*>(this + 1); }
+    const Branch* br() const { return reinterpret_cast<const Branch*>(this + 1); }
   };
   struct PendingCredit {
     uint64_t ready;
     unsigned port, vc;
-  };
-  // Per input port, a bit per VC, plus a summary bit per port: the stages visit only VCs that
-  // have work of their kind, in (port, VC) order.
-  struct PortBits {
-    std::vector<uint64_t> vcs;
-    uint64_t ports = 0;
-    explicit PortBits(unsigned n) : vcs(n, 0) {}
-    void set(unsigned p, unsigned v) {
-      vcs[p] |= uint64_t{1} << v;
-      ports |= uint64_t{1} << p;
-    }
-    void clear(unsigned p, unsigned v) {
-      if (!(vcs[p] &= ~(uint64_t{1} << v))) ports &= ~(uint64_t{1} << p);
-    }
   };
 
   bool tick(uint64_t cycle) override;
@@ -134,40 +122,56 @@ class Router : public sc_core::sc_module, public FlitPortOwner, private Tickable
   void send(InVc& q, Branch& b, unsigned idx, uint64_t cycle);
   void pop(unsigned p, unsigned v, InVc& q, uint64_t cycle);
   void finish_packet(unsigned p, unsigned v, InVc& q);
-  static unsigned slot(const InVc& q, unsigned i, unsigned depth) {  // ring index, no division
+  InVc& vc(unsigned index) { return *reinterpret_cast<InVc*>(vc_base_ + index * vc_stride_); }
+  const InVc& vc(unsigned index) const { return *reinterpret_cast<const InVc*>(vc_base_ + index * vc_stride_); }
+  unsigned slot(const InVc& q, unsigned i) const {  // ring index, no division
     const unsigned j = q.head + i;
-    return j >= depth ? j - depth : j;
+    return j >= depth_ ? j - depth_ : j;
+  }
+  // Work bitmaps: a summary bit per input port over a bit per VC. The stages visit only VCs
+  // that have work of their kind, in (port, VC) order.
+  static void set_bit(uint64_t& ports, uint64_t* vcs, unsigned p, unsigned v) {
+    vcs[p] |= uint64_t{1} << v;
+    ports |= uint64_t{1} << p;
+  }
+  static void clear_bit(uint64_t& ports, uint64_t* vcs, unsigned p, unsigned v) {
+    if (!(vcs[p] &= ~(uint64_t{1} << v))) ports &= ~(uint64_t{1} << p);
   }
 
   const Params p_;
-  const unsigned id_, ports_, vcs_, depth_;
-  const unsigned d_rc_, d_va_;  // extra cycles before VA (RC) and before SA (VA)
-  const uint64_t body_ready_;   // d_rc_ + d_va_: a body flit may do SA that long after arriving
+  const unsigned id_;
+  StatGroup stats_;
+  // Hot state together, and every per-port / per-VC array in one block (arena_), so a tick
+  // touches few cache lines.
+  unsigned occupancy_ = 0;       // flits buffered
+  const unsigned ports_, vcs_, depth_;
+  const unsigned d_rc_, d_va_;   // extra cycles before VA (RC) and before SA (VA)
+  const uint64_t body_ready_;    // d_rc_ + d_va_: a body flit may do SA that long after arriving
+  uint64_t rc_ports_ = 0, va_ports_ = 0, sa_ports_ = 0;  // summary bits of the three maps below
+  uint64_t* rc_vcs_;             // [port] front packet awaits routing
+  uint64_t* va_vcs_;             // [port] some branch awaits an output VC
+  uint64_t* sa_vcs_;             // [port] some branch holds an output VC and has flits to send
+  uint64_t* busy_;               // [out port] output VCs owned by a packet
+  unsigned* credits_;            // [out port * vcs + out vc]
+  unsigned* va_ptr_;             // [out port] round-robin pointer over input VCs
+  FlitLink** in_links_;          // [port]
+  FlitLink** out_links_;         // [port]
+  unsigned char* vc_base_;       // InVc records (header + branches), vc_stride_ apart
+  size_t vc_stride_;
+  std::vector<PendingCredit> pending_credits_;
+  SwitchAllocator sa_;
   ClockDomain& clk_;
   const RouteFunc& route_;
-  std::vector<FlitLink*> in_links_;
-  std::vector<FlitLink*> out_links_;
-  std::vector<Flit> flits_;       // [(port * vcs + vc) * depth + slot]
-  std::vector<DestSet> mdests_;   // same index: destinations of a buffered multicast head
-  std::vector<Branch> branches_;  // [(port * vcs + vc) * ports + branch]
-  std::vector<InVc> in_;          // [port * vcs + vc]
-  std::vector<unsigned> credits_; // [out port * vcs + out vc]
-  std::vector<uint64_t> busy_;    // [out port]: output VCs owned by a packet
-  std::vector<unsigned> va_ptr_;  // [out port]: round-robin pointer over input VCs
-  std::vector<PendingCredit> pending_credits_;
-  std::vector<RouteBranch> scratch_;
-  SwitchAllocator sa_;
-  unsigned occupancy_ = 0;      // flits buffered
-  PortBits need_rc_;            // front packet awaits routing
-  PortBits va_wait_;            // some branch awaits an output VC
-  PortBits sa_wait_;            // some branch holds an output VC and has flits left to send
-
-  StatGroup stats_;
   Counter& st_flits_;
   Counter& heads_;
   Counter& replicas_;
   Counter& va_stalls_;
   Counter& sa_stalls_;
+  // Cold.
+  std::vector<uint64_t> arena_;
+  DestSet* bdests_;              // [vc index * ports + branch] a multicast branch's destinations
+  DestSet* mdests_;              // [vc index * depth + slot] a buffered multicast head's destinations
+  std::vector<RouteBranch> scratch_;
 };
 
 }  // namespace gpusc::noc
