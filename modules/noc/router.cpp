@@ -270,7 +270,9 @@ void Router::allocate_vcs(uint64_t cycle) {
 void Router::allocate_switch(uint64_t cycle) {
   const uint64_t body_ready = body_ready_;
   const unsigned* credits = credits_;
-  unsigned requesting = 0;
+  unsigned requesting = 0, nreq = 0;
+  unsigned p1 = 0, v1 = 0;  // the first request is held back: alone, it skips the allocator's loops
+  uint64_t m1 = 0;
   for (uint64_t ps = sa_ports_; ps; ps &= ps - 1) {
     const unsigned p = static_cast<unsigned>(__builtin_ctzll(ps));
     bool any = false;
@@ -299,13 +301,19 @@ void Router::allocate_switch(uint64_t cycle) {
         }
         if (!mask) continue;
       }
-      sa_.request(p, v, mask);
+      if (nreq++ == 0) {
+        p1 = p, v1 = v, m1 = mask;
+      } else {
+        if (nreq == 2) sa_.request(p1, v1, m1);
+        sa_.request(p, v, mask);
+      }
       any = true;
     }
     requesting += any;
   }
-  if (!requesting) return;
-  sa_.allocate();
+  if (!nreq) return;
+  if (nreq == 1) sa_.allocate_one(p1, v1, m1);
+  else sa_.allocate();
   unsigned won = 0;
   for (uint64_t g = sa_.granted_inputs(); g; g &= g - 1) {
     const unsigned p = static_cast<unsigned>(__builtin_ctzll(g));

@@ -41,6 +41,23 @@ void SwitchAllocator::allocate() {
   contended_ = 0;
 }
 
+void SwitchAllocator::allocate_one(unsigned in, unsigned vc, uint64_t out_mask) {
+  if (active_in_) error("gpusc.noc.switch_allocator", "allocate_one() with requests pending; use allocate()");
+  for (uint64_t g = granted_in_; g; g &= g - 1) {
+    const unsigned i = static_cast<unsigned>(__builtin_ctzll(g));
+    grant_vc_[i] = -1;
+    grant_outs_[i] = 0;
+  }
+  granted_in_ = 0;
+  if (!out_mask) return;
+  grant_vc_[in] = static_cast<int>(vc);
+  grant_outs_[in] = out_mask;
+  granted_in_ = uint64_t{1} << in;
+  in_ptr_[in] = vc + 1 == vcs_ ? 0 : vc + 1;
+  const unsigned next_in = in + 1 == in_ ? 0 : in + 1;
+  for (uint64_t o = out_mask; o; o &= o - 1) out_ptr_[static_cast<unsigned>(__builtin_ctzll(o))] = next_in;
+}
+
 // Every input asks with one VC and no output is asked twice: both policies grant every
 // request whole and move the pointers past the winners, exactly as their general loops would.
 void SwitchAllocator::uncontended() {

@@ -29,6 +29,9 @@ class SwitchAllocator {
   }
   // Computes the grants and clears the requests.
   void allocate();
+  // Same result as request(in, vc, out_mask) then allocate() when that is the cycle's only
+  // request (none pending): the request wins all its outputs.
+  void allocate_one(unsigned in, unsigned vc, uint64_t out_mask);
   // After allocate(): VC granted to input `in` (-1: none) and the outputs it won.
   int granted_vc(unsigned in) const { return grant_vc_[in]; }
   uint64_t granted_outs(unsigned in) const { return grant_outs_[in]; }
