@@ -51,6 +51,7 @@ Router::Router(sc_core::sc_module_name name, const Params& p, unsigned id, unsig
     return at;
   };
   const size_t o_rc = take(ports * 8, 8), o_va = take(ports * 8, 8), o_sa = take(ports * 8, 8);
+  const size_t o_sa_new = take(ports * 8, 8);
   const size_t o_busy = take(ports * 8, 8), o_links = take(2 * ports * sizeof(FlitLink*), 8);
   const size_t o_cred = take(nin * 4, 4), o_ptr = take(ports * 4, 4);
   const size_t o_vcs = take(nin * vc_stride_, 64), o_flits = take(nin * depth_ * sizeof(Flit), 64);
@@ -61,6 +62,7 @@ Router::Router(sc_core::sc_module_name name, const Params& p, unsigned id, unsig
   rc_vcs_ = reinterpret_cast<uint64_t*>(base + o_rc);
   va_vcs_ = reinterpret_cast<uint64_t*>(base + o_va);
   sa_vcs_ = reinterpret_cast<uint64_t*>(base + o_sa);
+  sa_new_vcs_ = reinterpret_cast<uint64_t*>(base + o_sa_new);
   busy_ = reinterpret_cast<uint64_t*>(base + o_busy);
   in_links_ = reinterpret_cast<FlitLink**>(base + o_links);
   out_links_ = in_links_ + ports;
@@ -108,23 +110,37 @@ void Router::receive_flit(unsigned in_port, const Flit& f) {
   }
   ++q.size;
   ++occupancy_;
-  if (!q.nbr) set_bit(rc_ports_, rc_vcs_, in_port, f.vc);
+  if (!q.nbr) {
+    set_bit(rc_ports_, rc_vcs_, in_port, f.vc);
+    rc_next_ = std::min(rc_next_, f.ready);  // the front flit, if not this one, is no later
+  }
   clk_.wake(*this, f.ready);
 }
 
 void Router::receive_credit(unsigned out_port, unsigned vc, uint64_t ready) {
   pending_credits_.push_back({ready, out_port, vc});
+  credit_next_ = std::min(credit_next_, ready);
 }
 
 bool Router::tick(uint64_t cycle) {
-  apply_credits(cycle);
-  if (rc_ports_) route_heads(cycle);
+  if (cycle >= credit_next_) apply_credits(cycle);
+  if (sa_new_ports_) {
+    for (uint64_t ps = sa_new_ports_; ps; ps &= ps - 1) {
+      const unsigned p = static_cast<unsigned>(__builtin_ctzll(ps));
+      sa_vcs_[p] |= sa_new_vcs_[p];
+      sa_new_vcs_[p] = 0;
+    }
+    sa_ports_ |= sa_new_ports_;
+    sa_new_ports_ = 0;
+  }
+  if (rc_ports_ && cycle >= rc_next_) route_heads(cycle);
   if (va_ports_) allocate_vcs(cycle);
   if (sa_ports_) allocate_switch(cycle);
   return occupancy_ > 0;
 }
 
 void Router::apply_credits(uint64_t cycle) {
+  uint64_t next = UINT64_MAX;
   for (size_t i = 0; i < pending_credits_.size();) {
     const PendingCredit& c = pending_credits_[i];
     if (c.ready <= cycle) {
@@ -132,22 +148,30 @@ void Router::apply_credits(uint64_t cycle) {
       pending_credits_[i] = pending_credits_.back();
       pending_credits_.pop_back();
     } else {
+      next = std::min(next, c.ready);
       ++i;
     }
   }
+  credit_next_ = next;
 }
 
 void Router::route_heads(uint64_t cycle) {
+  uint64_t next = UINT64_MAX;
   for (uint64_t ps = rc_ports_; ps; ps &= ps - 1) {
     const unsigned p = static_cast<unsigned>(__builtin_ctzll(ps));
     for (uint64_t a = rc_vcs_[p]; a; a &= a - 1) {
       const unsigned v = static_cast<unsigned>(__builtin_ctzll(a));
       InVc& q = vc(p * vcs_ + v);
-      if (q.ring[q.head].ready > cycle) continue;
+      const uint64_t ready = q.ring[q.head].ready;
+      if (ready > cycle) {
+        next = std::min(next, ready);
+        continue;
+      }
       clear_bit(rc_ports_, rc_vcs_, p, v);
       route(p, v, q, cycle);
     }
   }
+  rc_next_ = next;
 }
 
 namespace {
@@ -263,7 +287,8 @@ void Router::allocate_vcs(uint64_t cycle) {
     va_ptr_[port] = idx + 1 == nin ? 0 : idx + 1;
     const unsigned p = idx / vcs_, v = idx - p * vcs_;
     if (--q.va_pending == 0) clear_bit(va_ports_, va_vcs_, p, v);
-    set_bit(sa_ports_, sa_vcs_, p, v);
+    if (d_va_) set_bit(sa_new_ports_, sa_new_vcs_, p, v);  // it cannot ask for the switch before
+    else set_bit(sa_ports_, sa_vcs_, p, v);
   }
 }
 
@@ -353,7 +378,10 @@ void Router::finish_packet(unsigned p, unsigned v, InVc& q) {
   q.popped = 0;
   q.tails_sent = 0;
   clear_bit(sa_ports_, sa_vcs_, p, v);
-  if (q.size) set_bit(rc_ports_, rc_vcs_, p, v);
+  if (q.size) {
+    set_bit(rc_ports_, rc_vcs_, p, v);
+    rc_next_ = std::min(rc_next_, q.ring[q.head].ready);
+  }
 }
 
 void Router::send(InVc& q, Branch& b, unsigned idx, uint64_t cycle) {

@@ -147,10 +147,15 @@ class Router : public sc_core::sc_module, public FlitPortOwner, private Tickable
   const unsigned ports_, vcs_, depth_;
   const unsigned d_rc_, d_va_;   // extra cycles before VA (RC) and before SA (VA)
   const uint64_t body_ready_;    // d_rc_ + d_va_: a body flit may do SA that long after arriving
-  uint64_t rc_ports_ = 0, va_ports_ = 0, sa_ports_ = 0;  // summary bits of the three maps below
+  uint64_t rc_ports_ = 0, va_ports_ = 0, sa_ports_ = 0;  // summary bits of the maps below
+  uint64_t sa_new_ports_ = 0;    // VCs that got an output VC this cycle join sa_ next cycle
+  // Lower bounds on the first cycle RC or a credit can be due; tick() skips them before.
+  uint64_t rc_next_ = UINT64_MAX;
+  uint64_t credit_next_ = UINT64_MAX;
   uint64_t* rc_vcs_;             // [port] front packet awaits routing
   uint64_t* va_vcs_;             // [port] some branch awaits an output VC
   uint64_t* sa_vcs_;             // [port] some branch holds an output VC and has flits to send
+  uint64_t* sa_new_vcs_;         // [port] joins sa_vcs_ at the next tick (VA one cycle before SA)
   uint64_t* busy_;               // [out port] output VCs owned by a packet
   unsigned* credits_;            // [out port * vcs + out vc]
   unsigned* va_ptr_;             // [out port] round-robin pointer over input VCs
