@@ -225,6 +225,7 @@ void Router::route(unsigned p, unsigned v, InVc& q, uint64_t cycle) {
   }
   q.nbr = n;
   q.va_pending = n;
+  va_waiting_ += n;
   set_bit(va_ports_, va_vcs_, p, v);
   q.flits = f.flits;
   q.popped = 0;
@@ -233,7 +234,34 @@ void Router::route(unsigned p, unsigned v, InVc& q, uint64_t cycle) {
   replicas_ += n - 1;
 }
 
+void Router::grant_vc(unsigned p, unsigned v, InVc& q, Branch& b, unsigned vc, uint64_t cycle) {
+  busy_[b.port] |= uint64_t{1} << vc;
+  b.out_vc = static_cast<int>(vc);
+  b.credit = b.port * vcs_ + vc;
+  b.sa_ready = cycle + d_va_;
+  va_ptr_[b.port] = q.index + 1 == ports_ * vcs_ ? 0 : q.index + 1;
+  --va_waiting_;
+  if (--q.va_pending == 0) clear_bit(va_ports_, va_vcs_, p, v);
+  if (d_va_) set_bit(sa_new_ports_, sa_new_vcs_, p, v);  // it cannot ask for the switch before
+  else set_bit(sa_ports_, sa_vcs_, p, v);
+}
+
 void Router::allocate_vcs(uint64_t cycle) {
+  if (va_waiting_ == 1) {  // a single waiting branch in the router: no order to establish
+    const unsigned p = static_cast<unsigned>(__builtin_ctzll(va_ports_));
+    const unsigned v = static_cast<unsigned>(__builtin_ctzll(va_vcs_[p]));
+    InVc& q = vc(p * vcs_ + v);
+    Branch* b = q.br();
+    while (b->out_vc >= 0) ++b;
+    if (b->va_ready > cycle) return;
+    const uint64_t free = b->vc_mask & ~busy_[b->port];
+    if (!free) {
+      ++va_stalls_;
+      return;
+    }
+    grant_vc(p, v, q, *b, static_cast<unsigned>(__builtin_ctzll(free)), cycle);
+    return;
+  }
   // Requests: (output port, rotated input-VC index, branch); served per output round-robin,
   // lowest free VC of the branch's class first. A request whose class is already full before
   // any grant is a stall whatever the order (grants only take VCs), so it skips the sort; the
@@ -279,16 +307,8 @@ void Router::allocate_vcs(uint64_t cycle) {
       ++va_stalls_;
       continue;
     }
-    const unsigned vc = static_cast<unsigned>(__builtin_ctzll(free));
-    busy_[port] |= uint64_t{1} << vc;
-    b.out_vc = static_cast<int>(vc);
-    b.credit = port * vcs_ + vc;
-    b.sa_ready = cycle + d_va_;
-    va_ptr_[port] = idx + 1 == nin ? 0 : idx + 1;
-    const unsigned p = idx / vcs_, v = idx - p * vcs_;
-    if (--q.va_pending == 0) clear_bit(va_ports_, va_vcs_, p, v);
-    if (d_va_) set_bit(sa_new_ports_, sa_new_vcs_, p, v);  // it cannot ask for the switch before
-    else set_bit(sa_ports_, sa_vcs_, p, v);
+    const unsigned p = idx / vcs_;
+    grant_vc(p, idx - p * vcs_, q, b, static_cast<unsigned>(__builtin_ctzll(free)), cycle);
   }
 }
 

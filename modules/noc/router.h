@@ -118,6 +118,7 @@ class Router : public sc_core::sc_module, public FlitPortOwner, private Tickable
   void route_heads(uint64_t cycle);
   void route(unsigned p, unsigned v, InVc& q, uint64_t cycle);
   void allocate_vcs(uint64_t cycle);
+  void grant_vc(unsigned p, unsigned v, InVc& q, Branch& b, unsigned vc, uint64_t cycle);
   void allocate_switch(uint64_t cycle);
   void send(InVc& q, Branch& b, unsigned idx, uint64_t cycle);
   void pop(unsigned p, unsigned v, InVc& q, uint64_t cycle);
@@ -148,7 +149,8 @@ class Router : public sc_core::sc_module, public FlitPortOwner, private Tickable
   const unsigned d_rc_, d_va_;   // extra cycles before VA (RC) and before SA (VA)
   const uint64_t body_ready_;    // d_rc_ + d_va_: a body flit may do SA that long after arriving
   uint64_t rc_ports_ = 0, va_ports_ = 0, sa_ports_ = 0;  // summary bits of the maps below
-  uint64_t sa_new_ports_ = 0;    // VCs that got an output VC this cycle join sa_ next cycle
+  uint64_t sa_new_ports_ = 0;
+  unsigned va_waiting_ = 0;      // branches without an output VC    // VCs that got an output VC this cycle join sa_ next cycle
   // Lower bounds on the first cycle RC or a credit can be due; tick() skips them before.
   uint64_t rc_next_ = UINT64_MAX;
   uint64_t credit_next_ = UINT64_MAX;
