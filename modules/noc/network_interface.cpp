@@ -1,5 +1,7 @@
 #include "noc/network_interface.h"
 
+#include <algorithm>
+
 #include "common/mem_ext.h"
 #include "common/report.h"
 
@@ -21,7 +23,6 @@ NetworkInterface::NetworkInterface(sc_core::sc_module_name name, const Params& p
       pool_(pool),
       inj_(vnets),
       credits_(vnets * vcs_per_vnet, vc_depth),
-      vc_busy_(vnets * vcs_per_vnet, false),
       ej_vcs_(vnets * vcs_per_vnet),
       ej_(vnets),
       pk_in_(stats_.counter("packets_injected", Unit::Packets, "packets that entered the network here")),
@@ -31,6 +32,11 @@ NetworkInterface::NetworkInterface(sc_core::sc_module_name name, const Params& p
       inj_full_(stats_.counter("inject_full", Unit::Count, "messages refused because the injection queue was full")),
       net_lat_(stats_.average("network_latency", Unit::Cycles, "head injection to tail ejection")) {
   validate(p, this->name());
+  if (vnets * vcs_per_vnet > 64)
+    error(this->name(), "vnets x vcs_per_vnet = ", vnets * vcs_per_vnet, " exceeds 64 VCs per port");
+  for (auto& q : inj_) q.queue.init(p_.inject_queue);
+  for (auto& q : ej_vcs_) q.flits.init(vc_depth);
+  for (auto& q : ej_) q.queue.init(p_.eject_queue);
   for (unsigned v = 0; v < vnets; ++v) {
     in[v].set_accept([this, v](tlm::tlm_generic_payload& gp) { return accept(v, gp); });
     out[v].on_accept([this] { clk_.wake_after_now(*this); });
@@ -74,53 +80,67 @@ bool NetworkInterface::accept(unsigned vnet, tlm::tlm_generic_payload& gp) {
   pk->created = clk_.now();
   pk->payload = &gp;
   pk->pending_dests = pk->dests.count();
+  pk->dest = pk->pending_dests == 1 ? static_cast<uint16_t>(pk->dests.first()) : kMultiDest;
   for (unsigned i = 1; i < pk->pending_dests; ++i) gp.acquire();  // one reference per destination
   q.queue.push_back(pk);
+  ++queued_;
   clk_.wake_after_now(*this);
   return true;
 }
 
 void NetworkInterface::receive_flit(unsigned, const Flit& f) {
-  EjectVc& q = ej_vcs_.at(f.vc);
+  if (f.vc >= ej_vcs_.size())
+    error(name(), "flit arrived on VC ", unsigned(f.vc), "; the network interface has ", ej_vcs_.size());
+  EjectVc& q = ej_vcs_[f.vc];
   if (q.flits.size() >= vc_depth_) error(name(), "ejection buffer overflow on VC ", unsigned(f.vc));
   q.flits.push_back(f);
+  ej_nonempty_ |= uint64_t{1} << f.vc;
   clk_.wake(*this, f.ready);
 }
 
-void NetworkInterface::receive_credit(unsigned, unsigned vc, uint64_t ready) { pending_credits_.emplace_back(ready, vc); }
+void NetworkInterface::receive_credit(unsigned, unsigned vc, uint64_t ready) {
+  pending_credits_.emplace_back(ready, vc);
+  credit_next_ = std::min(credit_next_, ready);
+}
 
 bool NetworkInterface::tick(uint64_t cycle) {
-  for (size_t i = 0; i < pending_credits_.size();) {
-    if (pending_credits_[i].first <= cycle) {
-      ++credits_[pending_credits_[i].second];
-      pending_credits_[i] = pending_credits_.back();
-      pending_credits_.pop_back();
-    } else {
-      ++i;
+  if (cycle >= credit_next_) {
+    uint64_t next = UINT64_MAX;
+    for (size_t i = 0; i < pending_credits_.size();) {
+      if (pending_credits_[i].first <= cycle) {
+        ++credits_[pending_credits_[i].second];
+        pending_credits_[i] = pending_credits_.back();
+        pending_credits_.pop_back();
+      } else {
+        next = std::min(next, pending_credits_[i].first);
+        ++i;
+      }
     }
+    credit_next_ = next;
   }
-  eject(cycle);
+  if (ej_nonempty_) eject(cycle);
   deliver();
-  inject(cycle);
-  bool busy = false;
+  if (queued_) inject(cycle);
+  if (queued_ || ej_nonempty_) return true;
   for (unsigned v = 0; v < vnets_; ++v)
-    busy |= !inj_[v].queue.empty() || (!ej_[v].queue.empty() && !out[v].busy());
-  for (const EjectVc& q : ej_vcs_) busy |= !q.flits.empty();
-  return busy;
+    if (!ej_[v].queue.empty() && !out[v].busy()) return true;
+  return false;
 }
 
 void NetworkInterface::eject(uint64_t cycle) {
-  for (unsigned vc = 0; vc < ej_vcs_.size(); ++vc) {
+  for (uint64_t m = ej_nonempty_; m; m &= m - 1) {
+    const unsigned vc = static_cast<unsigned>(__builtin_ctzll(m));
     EjectVc& q = ej_vcs_[vc];
     while (!q.flits.empty() && q.flits.front().ready <= cycle) {
       const Flit f = q.flits.front();
-      EjectVnet& ev = ej_[f.pkt->vnet];
+      EjectVnet& ev = ej_[f.vnet];
       if (f.head() && !q.reserved) {
         if (ev.queue.size() + ev.reserved >= p_.eject_queue) break;  // no room: hold credits
         q.reserved = true;
         ++ev.reserved;
       }
       q.flits.pop_front();
+      if (q.flits.empty()) ej_nonempty_ &= ~(uint64_t{1} << vc);
       ++fl_out_;
       ej_link_->credit(vc, cycle);
       if (!f.tail()) continue;
@@ -148,14 +168,14 @@ void NetworkInterface::deliver() {
 void NetworkInterface::inject(uint64_t cycle) {
   // Round-robin over virtual networks whose head packet can send a flit this cycle.
   for (unsigned k = 0; k < vnets_; ++k) {
-    const unsigned v = (rr_ + k) % vnets_;
+    const unsigned v = rr_ + k < vnets_ ? rr_ + k : rr_ + k - vnets_;
     InjectVnet& q = inj_[v];
     if (q.queue.empty()) continue;
     if (q.vc < 0) {
       for (unsigned c = v * vpv_; c < (v + 1) * vpv_; ++c)
-        if (!vc_busy_[c] && credits_[c] > 0) { q.vc = static_cast<int>(c); break; }
+        if (!(vc_busy_ >> c & 1) && credits_[c] > 0) { q.vc = static_cast<int>(c); break; }
       if (q.vc < 0) continue;
-      vc_busy_[static_cast<unsigned>(q.vc)] = true;
+      vc_busy_ |= uint64_t{1} << q.vc;
     }
     const unsigned vc = static_cast<unsigned>(q.vc);
     if (credits_[vc] == 0) continue;
@@ -163,9 +183,12 @@ void NetworkInterface::inject(uint64_t cycle) {
     Flit f;
     f.pkt = pk;
     f.seq = static_cast<uint16_t>(q.sent);
+    f.flits = pk->flits;
+    f.vnet = pk->vnet;
     f.vc = static_cast<uint8_t>(vc);
     if (f.head()) {
-      f.dests = pk->dests;
+      f.dest = pk->dest;
+      f.dests = &pk->dests;
       pk->injected = cycle;
       pk->payload->get_extension<MemExt>()->t_req_inject = clk_.time_of(cycle);
       ++pk_in_;
@@ -175,12 +198,13 @@ void NetworkInterface::inject(uint64_t cycle) {
     inj_link_->send(f, cycle + inj_link_->latency);
     if (++q.sent == pk->flits) {
       q.queue.pop_front();
+      --queued_;
       q.sent = 0;
-      vc_busy_[vc] = false;
+      vc_busy_ &= ~(uint64_t{1} << vc);
       q.vc = -1;
       in[v].retry();  // a withheld message may take the freed slot
     }
-    rr_ = (v + 1) % vnets_;
+    rr_ = v + 1 == vnets_ ? 0 : v + 1;
     return;  // one flit per cycle on the injection channel
   }
 }

@@ -16,7 +16,6 @@
 // an ejecting packet reserves its ejection-queue slot when its head arrives.
 #pragma once
 #include <cstdint>
-#include <deque>
 #include <vector>
 
 #include <systemc>
@@ -66,17 +65,38 @@ class NetworkInterface : public sc_core::sc_module, public FlitPortOwner, privat
   uint64_t packets_ejected() const { return pk_out_.value(); }
 
  private:
+  // Bounded FIFO in a fixed array (the capacities are parameters): no allocation per message.
+  template <class T> class Ring {
+   public:
+    void init(size_t capacity) { buf_.assign(capacity, T{}); }
+    bool empty() const { return n_ == 0; }
+    size_t size() const { return n_; }
+    T& front() { return buf_[h_]; }
+    void push_back(const T& x) {
+      size_t t = h_ + n_;
+      if (t >= buf_.size()) t -= buf_.size();
+      buf_[t] = x;
+      ++n_;
+    }
+    void pop_front() {
+      if (--n_ == 0) h_ = 0;  // an emptied ring restarts at the front: fewer cache lines in use
+      else if (++h_ == buf_.size()) h_ = 0;
+    }
+   private:
+    std::vector<T> buf_;
+    size_t h_ = 0, n_ = 0;
+  };
   struct InjectVnet {
-    std::deque<Packet*> queue;
+    Ring<Packet*> queue;
     int vc = -1;           // router input VC used by the queue head
     unsigned sent = 0;     // flits of the head sent
   };
   struct EjectVc {
-    std::deque<Flit> flits;
+    Ring<Flit> flits;
     bool reserved = false;  // the packet at the front holds an ejection-queue slot
   };
   struct EjectVnet {
-    std::deque<tlm::tlm_generic_payload*> queue;
+    Ring<tlm::tlm_generic_payload*> queue;
     unsigned reserved = 0;
   };
 
@@ -94,10 +114,13 @@ class NetworkInterface : public sc_core::sc_module, public FlitPortOwner, privat
   FlitLink* ej_link_ = nullptr;
   std::vector<InjectVnet> inj_;
   std::vector<unsigned> credits_;  // router input VCs
-  std::vector<bool> vc_busy_;
+  uint64_t vc_busy_ = 0;           // router input VCs taken by a packet being injected
   std::vector<std::pair<uint64_t, unsigned>> pending_credits_;
+  uint64_t credit_next_ = UINT64_MAX;  // earliest pending credit
   std::vector<EjectVc> ej_vcs_;
+  uint64_t ej_nonempty_ = 0;       // ejection VCs holding flits
   std::vector<EjectVnet> ej_;
+  unsigned queued_ = 0;            // packets in the injection queues
   unsigned rr_ = 0;
 
   StatGroup stats_;

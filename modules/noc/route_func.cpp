@@ -3,13 +3,19 @@
 namespace gpusc::noc {
 
 MeshDorRoute::MeshDorRoute(unsigned k, unsigned m, std::vector<bool> yx_per_vnet, unsigned vcs_per_vnet)
-    : k_(k), m_(m), yx_(std::move(yx_per_vnet)), vpv_(vcs_per_vnet) {}
+    : k_(k), m_(m), yx_(std::move(yx_per_vnet)), vpv_(vcs_per_vnet), x_(k * m), y_(k * m) {
+  for (size_t v = 0; v < yx_.size() && v < 64; ++v) yx_mask_ |= uint64_t{yx_[v]} << v;
+  for (unsigned n = 0; n < k * m; ++n) {
+    x_[n] = static_cast<uint16_t>(n % k);
+    y_[n] = static_cast<uint16_t>(n / k);
+  }
+}
 
 unsigned MeshDorRoute::port_towards(unsigned router, unsigned dest, unsigned vnet) const {
-  const unsigned x = router % k_, y = router / k_, dx = dest % k_, dy = dest / k_;
+  const unsigned x = x_[router], y = y_[router], dx = x_[dest], dy = y_[dest];
   const auto xdir = [&] { return dx > x ? kEast : kWest; };
   const auto ydir = [&] { return dy > y ? kNorth : kSouth; };
-  if (yx_[vnet]) {
+  if (yx_mask_ >> vnet & 1) {
     if (dy != y) return ydir();
     if (dx != x) return xdir();
   } else {
@@ -24,12 +30,17 @@ namespace {
 template <class PortOf>
 void split(const Flit& head, unsigned vnet, unsigned vpv, PortOf port_of, std::vector<RouteBranch>& out) {
   const unsigned lo = vnet * vpv, hi = lo + vpv;
-  if (head.dests.single_member()) {
-    const unsigned d = head.dests.first();
-    out.push_back({port_of(d), head.dests, lo, hi});
+  if (head.dest != kMultiDest) {
+    out.push_back({port_of(head.dest), DestSet::single(head.dest), lo, hi});
     return;
   }
-  head.dests.for_each([&](unsigned d) {
+  const DestSet& all = *head.dests;
+  if (all.single_member()) {
+    const unsigned d = all.first();
+    out.push_back({port_of(d), all, lo, hi});
+    return;
+  }
+  all.for_each([&](unsigned d) {
     const unsigned p = port_of(d);
     for (auto& b : out)
       if (b.port == p) { b.dests.add(d); return; }
@@ -39,33 +50,53 @@ void split(const Flit& head, unsigned vnet, unsigned vpv, PortOf port_of, std::v
 }  // namespace
 
 void MeshDorRoute::route(unsigned router, unsigned, unsigned, const Flit& head, std::vector<RouteBranch>& out) const {
-  const unsigned vnet = head.pkt->vnet;
+  const unsigned vnet = head.vnet;
   split(head, vnet, vpv_, [&](unsigned d) { return port_towards(router, d, vnet); }, out);
+}
+
+UnicastRoute MeshDorRoute::route_unicast(unsigned router, unsigned, unsigned, const Flit& head) const {
+  const unsigned lo = head.vnet * vpv_;
+  return {port_towards(router, head.dest, head.vnet), lo, lo + vpv_};
 }
 
 RingRoute::RingRoute(unsigned n, unsigned vcs_per_vnet) : n_(n), vpv_(vcs_per_vnet) {}
 
+unsigned RingRoute::port_of(unsigned router, unsigned d) const {
+  if (d == router) return 0;
+  const unsigned cw = (d + n_ - router) % n_;
+  return cw <= n_ - cw ? 1u : 2u;
+}
+
+void RingRoute::dateline(unsigned router, unsigned src, unsigned vnet, unsigned port, unsigned& lo,
+                         unsigned& hi) const {
+  if (port == 0) return;
+  // Crossed (or about to cross) the dateline between n-1 and 0 in the travel direction?
+  const unsigned half = vpv_ / 2;
+  bool after;
+  if (port == 1) after = router < src || router == n_ - 1;
+  else after = router > src || router == 0;
+  lo = vnet * vpv_ + (after ? half : 0);
+  hi = after ? (vnet + 1) * vpv_ : vnet * vpv_ + half;
+}
+
 void RingRoute::route(unsigned router, unsigned, unsigned, const Flit& head, std::vector<RouteBranch>& out) const {
-  const unsigned vnet = head.pkt->vnet, src = head.pkt->src, half = vpv_ / 2;
-  const auto port_of = [&](unsigned d) -> unsigned {
-    if (d == router) return 0;
-    const unsigned cw = (d + n_ - router) % n_;
-    return cw <= n_ - cw ? 1u : 2u;
-  };
-  split(head, vnet, vpv_, port_of, out);
-  for (auto& b : out) {
-    if (b.port == 0) continue;
-    // Crossed (or about to cross) the dateline between n-1 and 0 in the travel direction?
-    bool after;
-    if (b.port == 1) after = router < src || router == n_ - 1;
-    else after = router > src || router == 0;
-    b.vc_lo = vnet * vpv_ + (after ? half : 0);
-    b.vc_hi = after ? (vnet + 1) * vpv_ : vnet * vpv_ + half;
-  }
+  const unsigned vnet = head.vnet, src = head.pkt->src;
+  split(head, vnet, vpv_, [&](unsigned d) { return port_of(router, d); }, out);
+  for (auto& b : out) dateline(router, src, vnet, b.port, b.vc_lo, b.vc_hi);
+}
+
+UnicastRoute RingRoute::route_unicast(unsigned router, unsigned, unsigned, const Flit& head) const {
+  UnicastRoute r{port_of(router, head.dest), head.vnet * vpv_, (head.vnet + 1u) * vpv_};
+  dateline(router, head.pkt->src, head.vnet, r.port, r.vc_lo, r.vc_hi);
+  return r;
 }
 
 void CrossbarRoute::route(unsigned, unsigned, unsigned, const Flit& head, std::vector<RouteBranch>& out) const {
-  split(head, head.pkt->vnet, vpv_, [](unsigned d) { return d; }, out);
+  split(head, head.vnet, vpv_, [](unsigned d) { return d; }, out);
+}
+
+UnicastRoute CrossbarRoute::route_unicast(unsigned, unsigned, unsigned, const Flit& head) const {
+  return {head.dest, head.vnet * vpv_, (head.vnet + 1u) * vpv_};
 }
 
 }  // namespace gpusc::noc

@@ -4,6 +4,8 @@
 // each carrying the subset of destinations reached through that port (paper 001 §4.3: DOR
 // tree, lookahead multicast route computation splits the destination list per output port).
 // A branch also restricts the VCs it may use (dateline classes on the ring).
+// Two entry points: route() for any destination set, and route_unicast() for a head with one
+// destination (Flit::dest), the common case, which must give exactly what route() would.
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -18,12 +20,20 @@ struct RouteBranch {
   unsigned vc_lo, vc_hi;  // allowed output VCs [vc_lo, vc_hi)
 };
 
+struct UnicastRoute {
+  unsigned port;
+  unsigned vc_lo, vc_hi;  // allowed output VCs [vc_lo, vc_hi)
+};
+
 class RouteFunc {
  public:
   virtual ~RouteFunc() = default;
-  // Appends the branches for `head` (arriving on in_port/in_vc of `router`) to out.
+  // Appends the branches for `head` (arriving on in_port/in_vc of `router`) to out; the
+  // destinations are head.dest_set().
   virtual void route(unsigned router, unsigned in_port, unsigned in_vc, const Flit& head,
                      std::vector<RouteBranch>& out) const = 0;
+  // The single branch of a head whose only destination is head.dest (its dests are {dest}).
+  virtual UnicastRoute route_unicast(unsigned router, unsigned in_port, unsigned in_vc, const Flit& head) const = 0;
 };
 
 // Dimension-order routing on a k x m mesh, one algorithm per virtual network ("xy" or "yx";
@@ -35,12 +45,15 @@ class MeshDorRoute : public RouteFunc {
   MeshDorRoute(unsigned k, unsigned m, std::vector<bool> yx_per_vnet, unsigned vcs_per_vnet);
   void route(unsigned router, unsigned in_port, unsigned in_vc, const Flit& head,
              std::vector<RouteBranch>& out) const override;
+  UnicastRoute route_unicast(unsigned router, unsigned in_port, unsigned in_vc, const Flit& head) const override;
   unsigned port_towards(unsigned router, unsigned dest, unsigned vnet) const;
 
  private:
   unsigned k_, m_;
   std::vector<bool> yx_;
   unsigned vpv_;
+  uint64_t yx_mask_ = 0;                // bit per vnet: YX
+  std::vector<uint16_t> x_, y_;         // [node] coordinates (no division per packet)
 };
 
 // Shortest-direction routing on a bidirectional ring of n routers with a dateline between
@@ -52,8 +65,11 @@ class RingRoute : public RouteFunc {
   RingRoute(unsigned n, unsigned vcs_per_vnet);
   void route(unsigned router, unsigned in_port, unsigned in_vc, const Flit& head,
              std::vector<RouteBranch>& out) const override;
+  UnicastRoute route_unicast(unsigned router, unsigned in_port, unsigned in_vc, const Flit& head) const override;
 
  private:
+  unsigned port_of(unsigned router, unsigned dest) const;
+  void dateline(unsigned router, unsigned src, unsigned vnet, unsigned port, unsigned& lo, unsigned& hi) const;
   unsigned n_, vpv_;
 };
 
@@ -64,6 +80,7 @@ class CrossbarRoute : public RouteFunc {
   explicit CrossbarRoute(unsigned vcs_per_vnet) : vpv_(vcs_per_vnet) {}
   void route(unsigned router, unsigned in_port, unsigned in_vc, const Flit& head,
              std::vector<RouteBranch>& out) const override;
+  UnicastRoute route_unicast(unsigned router, unsigned in_port, unsigned in_vc, const Flit& head) const override;
 
  private:
   unsigned vpv_;

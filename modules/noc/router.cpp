@@ -1,6 +1,7 @@
 #include "noc/router.h"
 
 #include <algorithm>
+#include <new>
 
 #include "common/report.h"
 
@@ -25,231 +26,401 @@ Router::Router(sc_core::sc_module_name name, const Params& p, unsigned id, unsig
       id_(id),
       ports_(ports),
       vcs_(p.vnets * p.vcs_per_vnet),
+      depth_(p.vc_depth),
       d_rc_(p.pipeline == 4 ? 1 : 0),
       d_va_(p.pipeline == 2 ? 0 : 1),
+      body_ready_(d_rc_ + d_va_),
+      sa_(ports, ports, vcs_, policy_of(p.allocator)),
       clk_(clk),
       route_(route),
-      in_links_(ports, nullptr),
-      in_(ports * vcs_),
-      out_(ports),
-      sa_(ports, ports, vcs_, policy_of(p.allocator)),
-      active_(ports, 0),
-      need_rc_(ports, 0),
       st_flits_(stats_.counter("flits_switched", Unit::Flits, "flits that crossed the switch (router traversals)")),
       heads_(stats_.counter("packets_routed", Unit::Packets, "head flits routed")),
       replicas_(stats_.counter("replicas", Unit::Packets, "extra branches created by multicast replication")),
       va_stalls_(stats_.counter("va_stalls", Unit::Count, "branch-cycles that found no free output VC")),
       sa_stalls_(stats_.counter("sa_stalls", Unit::Count, "input-cycles that requested the switch and lost")) {
-  for (auto& q : in_) {
-    q.ring.resize(p_.vc_depth);
-    q.br.reserve(ports);
+  // Carve the arena: per-port words, credits, links, then the VC records and flit rings on
+  // cache-line boundaries, then the multicast destination sets (cold).
+  const size_t nin = size_t{ports} * vcs_;
+  static_assert(sizeof(InVc) % alignof(Branch) == 0 && sizeof(Flit) == 32, "layout");
+  vc_stride_ = (sizeof(InVc) + ports * sizeof(Branch) + 63) / 64 * 64;
+  size_t off = 0;
+  const auto take = [&off](size_t bytes, size_t align) {
+    off = (off + align - 1) / align * align;
+    const size_t at = off;
+    off += bytes;
+    return at;
+  };
+  const size_t o_rc = take(ports * 8, 8), o_va = take(ports * 8, 8), o_sa = take(ports * 8, 8);
+  const size_t o_sa_new = take(ports * 8, 8);
+  const size_t o_busy = take(ports * 8, 8), o_links = take(2 * ports * sizeof(FlitLink*), 8);
+  const size_t o_cred = take(nin * 4, 4), o_ptr = take(ports * 4, 4);
+  const size_t o_vcs = take(nin * vc_stride_, 64), o_flits = take(nin * depth_ * sizeof(Flit), 64);
+  const size_t o_bd = take(nin * ports * sizeof(DestSet), 8), o_md = take(nin * depth_ * sizeof(DestSet), 8);
+  arena_.assign((off + 64) / 8 + 8, 0);
+  unsigned char* base = reinterpret_cast<unsigned char*>(arena_.data());
+  base += (64 - reinterpret_cast<uintptr_t>(base) % 64) % 64;
+  rc_vcs_ = reinterpret_cast<uint64_t*>(base + o_rc);
+  va_vcs_ = reinterpret_cast<uint64_t*>(base + o_va);
+  sa_vcs_ = reinterpret_cast<uint64_t*>(base + o_sa);
+  sa_new_vcs_ = reinterpret_cast<uint64_t*>(base + o_sa_new);
+  busy_ = reinterpret_cast<uint64_t*>(base + o_busy);
+  in_links_ = reinterpret_cast<FlitLink**>(base + o_links);
+  out_links_ = in_links_ + ports;
+  credits_ = reinterpret_cast<unsigned*>(base + o_cred);
+  va_ptr_ = reinterpret_cast<unsigned*>(base + o_ptr);
+  vc_base_ = base + o_vcs;
+  Flit* flits = reinterpret_cast<Flit*>(base + o_flits);
+  bdests_ = reinterpret_cast<DestSet*>(base + o_bd);
+  mdests_ = reinterpret_cast<DestSet*>(base + o_md);
+  for (size_t i = 0; i < ports; ++i) in_links_[i] = out_links_[i] = nullptr;
+  for (size_t i = 0; i < nin * depth_; ++i) new (&flits[i]) Flit();
+  for (size_t i = 0; i < nin * ports; ++i) new (&bdests_[i]) DestSet();
+  for (size_t i = 0; i < nin * depth_; ++i) new (&mdests_[i]) DestSet();
+  for (size_t i = 0; i < nin; ++i) {
+    InVc* q = new (vc_base_ + i * vc_stride_) InVc{&flits[i * depth_], 0, 0, 0, 0, 0, 0, 0, static_cast<uint32_t>(i)};
+    for (unsigned b = 0; b < ports; ++b) new (&q->br()[b]) Branch{0, 0, 0, 0, -1, 0, 0, kMultiDest};
   }
   scratch_.reserve(ports);
 }
 
-void Router::connect_in(unsigned port, FlitLink& link) { in_links_.at(port) = &link; }
+void Router::connect_in(unsigned port, FlitLink& link) {
+  if (port >= ports_) error(name(), "input port ", port, " does not exist; the router has ", ports_);
+  in_links_[port] = &link;
+}
 
 void Router::connect_out(unsigned port, FlitLink& link) {
-  OutPort& o = out_.at(port);
-  o.link = &link;
-  o.credits.assign(vcs_, p_.vc_depth);  // downstream input VCs have the same depth
-  o.busy.assign(vcs_, false);
+  if (port >= ports_) error(name(), "output port ", port, " does not exist; the router has ", ports_);
+  out_links_[port] = &link;
+  for (unsigned v = 0; v < vcs_; ++v) credits_[port * vcs_ + v] = p_.vc_depth;  // downstream VCs are as deep
+  busy_[port] = 0;
 }
 
 void Router::receive_flit(unsigned in_port, const Flit& f) {
   if (f.vc >= vcs_) error(name(), "flit arrived on VC ", unsigned(f.vc), " of port ", in_port, "; the router has ", vcs_);
-  InVc& q = ivc(in_port, f.vc);
-  if (q.size == q.ring.size())
+  InVc& q = vc(in_port * vcs_ + f.vc);
+  if (q.size == depth_)
     error(name(), "buffer overflow on port ", in_port, " VC ", unsigned(f.vc), ": upstream sent without a credit");
-  q.ring[q.slot(q.size)] = f;
+  const unsigned s = slot(q, q.size);
+  Flit& dst = q.ring[s];
+  dst = f;
+  if (f.dest == kMultiDest && f.head()) {  // keep our own copy of the set (see flit.h)
+    DestSet& own = mdests_[q.index * depth_ + s];
+    own = *f.dests;
+    dst.dests = &own;
+  }
   ++q.size;
   ++occupancy_;
-  active_[in_port] |= uint64_t{1} << f.vc;
-  if (!q.routed) need_rc_[in_port] |= uint64_t{1} << f.vc;
+  if (!q.nbr) {
+    set_bit(rc_ports_, rc_vcs_, in_port, f.vc);
+    rc_next_ = std::min(rc_next_, f.ready);  // the front flit, if not this one, is no later
+  }
   clk_.wake(*this, f.ready);
 }
 
 void Router::receive_credit(unsigned out_port, unsigned vc, uint64_t ready) {
-  credits_.push_back({ready, out_port, vc});
+  pending_credits_.push_back({ready, out_port, vc});
+  credit_next_ = std::min(credit_next_, ready);
 }
 
 bool Router::tick(uint64_t cycle) {
-  apply_credits(cycle);
-  route_heads(cycle);
-  if (va_waiting_) allocate_vcs(cycle);
-  allocate_switch(cycle);
+  if (cycle >= credit_next_) apply_credits(cycle);
+  if (sa_new_ports_) {
+    for (uint64_t ps = sa_new_ports_; ps; ps &= ps - 1) {
+      const unsigned p = static_cast<unsigned>(__builtin_ctzll(ps));
+      sa_vcs_[p] |= sa_new_vcs_[p];
+      sa_new_vcs_[p] = 0;
+    }
+    sa_ports_ |= sa_new_ports_;
+    sa_new_ports_ = 0;
+  }
+  if (rc_ports_ && cycle >= rc_next_) route_heads(cycle);
+  if (va_ports_) allocate_vcs(cycle);
+  if (sa_ports_) allocate_switch(cycle);
   return occupancy_ > 0;
 }
 
 void Router::apply_credits(uint64_t cycle) {
-  for (size_t i = 0; i < credits_.size();) {
-    if (credits_[i].ready <= cycle) {
-      ++out_[credits_[i].port].credits[credits_[i].vc];
-      credits_[i] = credits_.back();
-      credits_.pop_back();
+  uint64_t next = UINT64_MAX;
+  for (size_t i = 0; i < pending_credits_.size();) {
+    const PendingCredit& c = pending_credits_[i];
+    if (c.ready <= cycle) {
+      ++credits_[c.port * vcs_ + c.vc];
+      pending_credits_[i] = pending_credits_.back();
+      pending_credits_.pop_back();
     } else {
+      next = std::min(next, c.ready);
       ++i;
     }
   }
+  credit_next_ = next;
 }
 
 void Router::route_heads(uint64_t cycle) {
-  for (unsigned p = 0; p < ports_; ++p) {
-    for (uint64_t a = need_rc_[p]; a; a &= a - 1) {
+  uint64_t next = UINT64_MAX;
+  for (uint64_t ps = rc_ports_; ps; ps &= ps - 1) {
+    const unsigned p = static_cast<unsigned>(__builtin_ctzll(ps));
+    for (uint64_t a = rc_vcs_[p]; a; a &= a - 1) {
       const unsigned v = static_cast<unsigned>(__builtin_ctzll(a));
-      InVc& q = ivc(p, v);
-      const Flit& f = q.at(0);
-      if (f.ready > cycle) continue;
-      need_rc_[p] &= ~(uint64_t{1} << v);
-      if (!f.head()) error(name(), "body flit ", f.seq, " of packet ", f.pkt->id, " at the front of an idle VC");
-      scratch_.clear();
-      route_.route(id_, p, v, f, scratch_);
-      if (scratch_.empty()) error(name(), "routing function returned no output for packet ", f.pkt->id);
-      for (const RouteBranch& r : scratch_) {
-        if (r.port >= ports_ || !out_[r.port].link)
-          error(name(), "routing sends packet ", f.pkt->id, " (to node ", r.dests.first(), ") through port ", r.port,
-                ", which is not connected: the routing function cannot reach that node from here");
-        if (r.vc_lo >= r.vc_hi || r.vc_hi > vcs_)
-          error(name(), "routing gave an empty or out-of-range VC class [", r.vc_lo, ", ", r.vc_hi, ")");
-        Branch b;
-        b.port = r.port;
-        b.dests = r.dests;
-        b.vc_lo = r.vc_lo;
-        b.vc_hi = r.vc_hi;
-        b.va_ready = cycle + d_rc_;
-        q.br.push_back(b);
+      InVc& q = vc(p * vcs_ + v);
+      const uint64_t ready = q.ring[q.head].ready;
+      if (ready > cycle) {
+        next = std::min(next, ready);
+        continue;
       }
-      va_waiting_ += static_cast<unsigned>(q.br.size());
-      q.routed = true;
-      q.flits = f.pkt->flits;
-      q.popped = 0;
-      q.tails_sent = 0;
-      ++heads_;
-      replicas_ += q.br.size() - 1;
+      clear_bit(rc_ports_, rc_vcs_, p, v);
+      route(p, v, q, cycle);
     }
   }
+  rc_next_ = next;
+}
+
+namespace {
+// Output VCs [lo, hi) as a bit mask (0 <= lo < hi <= 64).
+uint64_t vc_range(unsigned lo, unsigned hi) { return (~uint64_t{0} >> (64 - hi)) & (~uint64_t{0} << lo); }
+}  // namespace
+
+void Router::route(unsigned p, unsigned v, InVc& q, uint64_t cycle) {
+  const Flit& f = q.ring[q.head];
+  if (!f.head()) error(name(), "body flit ", f.seq, " of packet ", f.pkt->id, " at the front of an idle VC");
+  unsigned n;
+  if (f.dest != kMultiDest) {  // unicast: one branch, no destination set to split
+    const UnicastRoute r = route_.route_unicast(id_, p, v, f);
+    if (r.port >= ports_ || !out_links_[r.port])
+      error(name(), "routing sends packet ", f.pkt->id, " (to node ", f.dest, ") through port ", r.port,
+            ", which is not connected: the routing function cannot reach that node from here");
+    if (r.vc_lo >= r.vc_hi || r.vc_hi > vcs_)
+      error(name(), "routing gave an empty or out-of-range VC class [", r.vc_lo, ", ", r.vc_hi, ")");
+    Branch& b = q.br()[0];
+    b.port = r.port;
+    b.out_vc = -1;
+    b.sent = 0;
+    b.va_ready = cycle + d_rc_;
+    b.vc_mask = vc_range(r.vc_lo, r.vc_hi);
+    b.dest = f.dest;
+    n = 1;
+  } else {
+    scratch_.clear();
+    route_.route(id_, p, v, f, scratch_);
+    n = static_cast<unsigned>(scratch_.size());
+    if (n == 0) error(name(), "routing function returned no output for packet ", f.pkt->id);
+    if (n > ports_)
+      error(name(), "routing function returned ", n, " branches for packet ", f.pkt->id, " but the router has ",
+            ports_, " ports: a branch per output port at most");
+    for (unsigned i = 0; i < n; ++i) {
+      const RouteBranch& r = scratch_[i];
+      if (r.port >= ports_ || !out_links_[r.port])
+        error(name(), "routing sends packet ", f.pkt->id, " (to node ", r.dests.first(), ") through port ", r.port,
+              ", which is not connected: the routing function cannot reach that node from here");
+      if (r.vc_lo >= r.vc_hi || r.vc_hi > vcs_)
+        error(name(), "routing gave an empty or out-of-range VC class [", r.vc_lo, ", ", r.vc_hi, ")");
+      Branch& b = q.br()[i];
+      b.port = r.port;
+      b.out_vc = -1;
+      b.sent = 0;
+      b.va_ready = cycle + d_rc_;
+      b.vc_mask = vc_range(r.vc_lo, r.vc_hi);
+      b.dest = r.dests.single_member() ? static_cast<uint16_t>(r.dests.first()) : kMultiDest;
+      bdests_[q.index * ports_ + i] = r.dests;
+    }
+  }
+  q.nbr = n;
+  q.va_pending = n;
+  va_waiting_ += n;
+  set_bit(va_ports_, va_vcs_, p, v);
+  q.flits = f.flits;
+  q.popped = 0;
+  q.tails_sent = 0;
+  ++heads_;
+  replicas_ += n - 1;
+}
+
+void Router::grant_vc(unsigned p, unsigned v, InVc& q, Branch& b, unsigned vc, uint64_t cycle) {
+  busy_[b.port] |= uint64_t{1} << vc;
+  b.out_vc = static_cast<int>(vc);
+  b.credit = b.port * vcs_ + vc;
+  b.sa_ready = cycle + d_va_;
+  va_ptr_[b.port] = q.index + 1 == ports_ * vcs_ ? 0 : q.index + 1;
+  --va_waiting_;
+  if (--q.va_pending == 0) clear_bit(va_ports_, va_vcs_, p, v);
+  if (d_va_) set_bit(sa_new_ports_, sa_new_vcs_, p, v);  // it cannot ask for the switch before
+  else set_bit(sa_ports_, sa_vcs_, p, v);
 }
 
 void Router::allocate_vcs(uint64_t cycle) {
-  // Requests: (output port, rotated input-VC index, branch); served per output round-robin.
-  struct Req {
-    unsigned port, key, in_idx;
-    Branch* b;
-  };
-  Req reqs[64];
-  unsigned n = 0;
+  if (va_waiting_ == 1) {  // a single waiting branch in the router: no order to establish
+    const unsigned p = static_cast<unsigned>(__builtin_ctzll(va_ports_));
+    const unsigned v = static_cast<unsigned>(__builtin_ctzll(va_vcs_[p]));
+    InVc& q = vc(p * vcs_ + v);
+    Branch* b = q.br();
+    while (b->out_vc >= 0) ++b;
+    if (b->va_ready > cycle) return;
+    const uint64_t free = b->vc_mask & ~busy_[b->port];
+    if (!free) {
+      ++va_stalls_;
+      return;
+    }
+    grant_vc(p, v, q, *b, static_cast<unsigned>(__builtin_ctzll(free)), cycle);
+    return;
+  }
+  // Requests: (output port, rotated input-VC index, branch); served per output round-robin,
+  // lowest free VC of the branch's class first. A request whose class is already full before
+  // any grant is a stall whatever the order (grants only take VCs), so it skips the sort; the
+  // first 64 requests in (port, VC, branch) order are considered, as ever.
+  // One request is one integer, (output port, rotated index) in the high bits so that sorting
+  // the integers sorts the requests; the low bits say where the branch is.
+  uint64_t reqs[64];
+  unsigned n = 0, seen = 0;
   const unsigned nin = ports_ * vcs_;
-  for (unsigned p = 0; p < ports_; ++p) {
-    for (uint64_t a = active_[p]; a; a &= a - 1) {
+  const uint64_t* busy = busy_;
+  for (uint64_t ps = va_ports_; ps; ps &= ps - 1) {
+    const unsigned p = static_cast<unsigned>(__builtin_ctzll(ps));
+    for (uint64_t a = va_vcs_[p]; a; a &= a - 1) {
       const unsigned v = static_cast<unsigned>(__builtin_ctzll(a));
-      InVc& q = ivc(p, v);
-      if (!q.routed) continue;
-      for (Branch& b : q.br) {
-        if (b.out_vc >= 0 || b.va_ready > cycle || b.sent > 0) continue;
-        const unsigned idx = p * vcs_ + v, ptr = out_[b.port].va_ptr;
-        if (n < 64) reqs[n++] = {b.port, idx >= ptr ? idx - ptr : idx + nin - ptr, idx, &b};
+      const unsigned idx = p * vcs_ + v;
+      const InVc& q = vc(idx);
+      for (unsigned i = 0; i < q.nbr; ++i) {
+        const Branch& b = q.br()[i];
+        if (b.out_vc >= 0 || b.va_ready > cycle || seen == 64) continue;
+        ++seen;
+        if (!(b.vc_mask & ~busy[b.port])) {
+          ++va_stalls_;
+          continue;
+        }
+        const unsigned ptr = va_ptr_[b.port], key = idx >= ptr ? idx - ptr : idx + nin - ptr;
+        reqs[n++] = uint64_t{b.port} << 52 | uint64_t{key} << 40 | uint64_t{idx} << 16 | i;
       }
     }
   }
-  if (n == 0) return;
   // Insertion sort: a handful of requests per cycle.
-  for (unsigned i = 1; i < n; ++i)
-    for (unsigned j = i; j > 0 && (reqs[j].port < reqs[j - 1].port ||
-                                   (reqs[j].port == reqs[j - 1].port && reqs[j].key < reqs[j - 1].key)); --j)
-      std::swap(reqs[j], reqs[j - 1]);
+  for (unsigned i = 1; i < n; ++i) {
+    const uint64_t r = reqs[i];
+    unsigned j = i;
+    for (; j > 0 && reqs[j - 1] > r; --j) reqs[j] = reqs[j - 1];
+    reqs[j] = r;
+  }
   for (unsigned i = 0; i < n; ++i) {
-    OutPort& o = out_[reqs[i].port];
-    Branch& b = *reqs[i].b;
-    unsigned vc = b.vc_lo;
-    while (vc < b.vc_hi && o.busy[vc]) ++vc;
-    if (vc == b.vc_hi) {
+    const unsigned port = static_cast<unsigned>(reqs[i] >> 52), idx = static_cast<unsigned>(reqs[i] >> 16) & 0xffffff;
+    InVc& q = vc(idx);
+    Branch& b = q.br()[reqs[i] & 0xffff];
+    const uint64_t free = b.vc_mask & ~busy_[port];
+    if (!free) {
       ++va_stalls_;
       continue;
     }
-    o.busy[vc] = true;
-    --va_waiting_;
-    b.out_vc = static_cast<int>(vc);
-    b.sa_ready = cycle + d_va_;
-    o.va_ptr = reqs[i].in_idx + 1 == nin ? 0 : reqs[i].in_idx + 1;
+    const unsigned p = idx / vcs_;
+    grant_vc(p, idx - p * vcs_, q, b, static_cast<unsigned>(__builtin_ctzll(free)), cycle);
   }
 }
 
 void Router::allocate_switch(uint64_t cycle) {
-  const uint64_t body_ready = d_rc_ + d_va_;
-  unsigned requesting = 0;
-  for (unsigned p = 0; p < ports_; ++p) {
+  const uint64_t body_ready = body_ready_;
+  const unsigned* credits = credits_;
+  unsigned requesting = 0, nreq = 0;
+  unsigned p1 = 0, v1 = 0;  // the first request is held back: alone, it skips the allocator's loops
+  uint64_t m1 = 0;
+  for (uint64_t ps = sa_ports_; ps; ps &= ps - 1) {
+    const unsigned p = static_cast<unsigned>(__builtin_ctzll(ps));
     bool any = false;
-    for (uint64_t a = active_[p]; a; a &= a - 1) {
+    for (uint64_t a = sa_vcs_[p]; a; a &= a - 1) {
       const unsigned v = static_cast<unsigned>(__builtin_ctzll(a));
-      InVc& q = ivc(p, v);
-      if (!q.routed) continue;
+      const InVc& q = vc(p * vcs_ + v);
       uint64_t mask = 0;
-      for (const Branch& b : q.br) {
-        if (b.out_vc < 0 || b.sent == q.flits) continue;
-        const unsigned idx = b.sent - q.popped;
-        if (idx >= q.size) continue;
-        const Flit& f = q.at(idx);
-        if (f.ready + body_ready > cycle || (f.head() && b.sa_ready > cycle)) continue;
-        if (out_[b.port].credits[static_cast<unsigned>(b.out_vc)] == 0) continue;
-        mask |= uint64_t{1} << b.port;
+      if (q.nbr == 1) {
+        // One branch: it holds an output VC (else the VC would not be here), has flits left, and
+        // its next flit is the front one (a slot is freed as soon as the branch sends it).
+        const Branch& b = q.br()[0];
+        if (!q.size) continue;
+        const Flit& f = q.ring[q.head];
+        if (f.ready + body_ready > cycle || (f.head() && b.sa_ready > cycle) || !credits[b.credit]) continue;
+        mask = uint64_t{1} << b.port;
+      } else {
+        for (unsigned i = 0; i < q.nbr; ++i) {
+          const Branch& b = q.br()[i];
+          if (b.out_vc < 0 || b.sent == q.flits) continue;
+          const unsigned idx = b.sent - q.popped;
+          if (idx >= q.size) continue;
+          const Flit& f = q.ring[slot(q, idx)];
+          if (f.ready + body_ready > cycle || (f.head() && b.sa_ready > cycle)) continue;
+          if (!credits[b.credit]) continue;
+          mask |= uint64_t{1} << b.port;
+        }
+        if (!mask) continue;
       }
-      if (mask) {
+      if (nreq++ == 0) {
+        p1 = p, v1 = v, m1 = mask;
+      } else {
+        if (nreq == 2) sa_.request(p1, v1, m1);
         sa_.request(p, v, mask);
-        any = true;
       }
+      any = true;
     }
     requesting += any;
   }
-  if (!requesting) return;
-  sa_.allocate();
+  if (!nreq) return;
+  if (nreq == 1) sa_.allocate_one(p1, v1, m1);
+  else sa_.allocate();
   unsigned won = 0;
   for (uint64_t g = sa_.granted_inputs(); g; g &= g - 1) {
     const unsigned p = static_cast<unsigned>(__builtin_ctzll(g));
     const unsigned v = static_cast<unsigned>(sa_.granted_vc(p));
-    const uint64_t outs = sa_.granted_outs(p);
-    InVc& q = ivc(p, v);
+    InVc& q = vc(p * vcs_ + v);
     ++won;
-    for (Branch& b : q.br)
-      if (outs & (uint64_t{1} << b.port)) send(p, v, b, cycle);
+    if (q.nbr == 1) {
+      send(q, q.br()[0], 0, cycle);
+      pop(p, v, q, cycle);
+      if (q.tails_sent == 1) finish_packet(p, v, q);
+      continue;
+    }
+    const uint64_t outs = sa_.granted_outs(p);
+    unsigned min_sent = UINT32_MAX;
+    for (unsigned i = 0; i < q.nbr; ++i) {
+      Branch& b = q.br()[i];
+      if (outs & (uint64_t{1} << b.port)) send(q, b, b.sent - q.popped, cycle);
+      min_sent = std::min(min_sent, b.sent);
+    }
     // Free the slots every branch has sent; the credit leaves with the flit (ST, next cycle).
-    for (;;) {
-      unsigned min_sent = UINT32_MAX;
-      for (const Branch& b : q.br) min_sent = std::min(min_sent, b.sent);
-      if (q.size == 0 || min_sent <= q.popped) break;
-      q.head = q.slot(1);
-      --q.size;
-      ++q.popped;
-      --occupancy_;
-      in_links_[p]->credit(v, cycle + 1);
-    }
-    if (q.tails_sent == q.br.size()) {
-      q.routed = false;
-      q.br.clear();
-      q.popped = 0;
-      q.tails_sent = 0;
-      if (q.size) need_rc_[p] |= uint64_t{1} << v;
-    }
-    if (q.size == 0) active_[p] &= ~(uint64_t{1} << v);
+    while (q.size && q.popped < min_sent) pop(p, v, q, cycle);
+    if (q.tails_sent == q.nbr) finish_packet(p, v, q);
   }
   sa_stalls_ += requesting - won;
 }
 
-void Router::send(unsigned in_port, unsigned vc, Branch& b, uint64_t cycle) {
-  InVc& q = ivc(in_port, vc);
-  Flit f = q.at(b.sent - q.popped);
-  OutPort& o = out_[b.port];
-  const unsigned ovc = static_cast<unsigned>(b.out_vc);
-  f.vc = static_cast<uint8_t>(ovc);
-  if (f.head()) f.dests = b.dests;
-  --o.credits[ovc];
+void Router::pop(unsigned p, unsigned v, InVc& q, uint64_t cycle) {
+  // An emptied ring restarts at slot 0: at low load a VC then reuses one cache line.
+  q.head = --q.size ? slot(q, 1) : 0;
+  ++q.popped;
+  --occupancy_;
+  in_links_[p]->credit(v, cycle + 1);
+}
+
+void Router::finish_packet(unsigned p, unsigned v, InVc& q) {
+  q.nbr = 0;
+  q.popped = 0;
+  q.tails_sent = 0;
+  clear_bit(sa_ports_, sa_vcs_, p, v);
+  if (q.size) {
+    set_bit(rc_ports_, rc_vcs_, p, v);
+    rc_next_ = std::min(rc_next_, q.ring[q.head].ready);
+  }
+}
+
+void Router::send(InVc& q, Branch& b, unsigned idx, uint64_t cycle) {
+  Flit f = q.ring[slot(q, idx)];
+  f.vc = static_cast<uint8_t>(b.out_vc);
+  if (f.head()) {
+    f.dest = b.dest;
+    f.dests = &bdests_[q.index * ports_ + static_cast<unsigned>(&b - q.br())];  // read during send() only
+  }
+  --credits_[b.credit];
   ++b.sent;
   ++st_flits_;
-  if (f.tail()) {
-    o.busy[ovc] = false;
+  if (f.seq + 1u == q.flits) {  // tail
+    busy_[b.port] &= ~(uint64_t{1} << b.out_vc);
     ++q.tails_sent;
   }
   // SA in `cycle`, ST in cycle + 1, then link_latency cycles on the link.
-  o.link->send(f, cycle + 2 + o.link->latency);
+  FlitLink* l = out_links_[b.port];
+  l->send(f, cycle + 2 + l->latency);
 }
 
 }  // namespace gpusc::noc

@@ -76,42 +76,37 @@ class Router : public sc_core::sc_module, public FlitPortOwner, private Tickable
   // Credits held for an output VC, including those that came back while the router slept
   // (they are applied at its next tick).
   unsigned credits(unsigned out_port, unsigned vc) const {
-    unsigned c = out_[out_port].credits[vc];
+    unsigned c = credits_[out_port * vcs_ + vc];
     const uint64_t now = clk_.now();
-    for (const PendingCredit& pc : credits_) c += pc.port == out_port && pc.vc == vc && pc.ready <= now;
+    for (const PendingCredit& pc : pending_credits_) c += pc.port == out_port && pc.vc == vc && pc.ready <= now;
     return c;
   }
   uint64_t flits_switched() const { return st_flits_.value(); }
 
  private:
+  // One output branch of the packet at the front of an input VC (48 bytes).
   struct Branch {
-    unsigned port;
-    int out_vc = -1;
-    unsigned sent = 0;       // flits of the current packet this branch has sent
-    uint64_t sa_ready = 0;   // first cycle the head may do SA (after VA)
-    uint64_t va_ready = 0;   // first cycle VA may be tried (after RC)
-    unsigned vc_lo, vc_hi;
-    DestSet dests;
+    uint64_t sa_ready;   // first cycle the head may do SA (after VA)
+    uint64_t va_ready;   // first cycle VA may be tried (after RC)
+    uint64_t vc_mask;    // output VCs it may use
+    uint32_t port;
+    int32_t out_vc;      // -1 until VA
+    uint32_t credit;     // index of its output VC in credits_ (after VA)
+    uint32_t sent;       // flits of the current packet this branch has sent
+    uint16_t dest;       // the branch's only destination, or kMultiDest (then its set is in bdests_)
   };
+  // An input VC; its `ports` Branch slots follow it in memory (see vc()).
   struct InVc {
-    std::vector<Flit> ring;  // circular buffer of vc_depth flits
-    unsigned head = 0, size = 0;
-    bool routed = false;     // the front packet has its branches
-    unsigned popped = 0;     // flits of the front packet already removed
-    unsigned tails_sent = 0; // branches done with the front packet
-    unsigned flits = 0;      // length of the front packet
-    std::vector<Branch> br;
-    unsigned slot(unsigned i) const {  // ring index of the i-th buffered flit, no division
-      const unsigned j = head + i, n = static_cast<unsigned>(ring.size());
-      return j >= n ? j - n : j;
-    }
-    const Flit& at(unsigned i) const { return ring[slot(i)]; }
-  };
-  struct OutPort {
-    FlitLink* link = nullptr;
-    std::vector<unsigned> credits;  // per output VC
-    std::vector<bool> busy;         // output VC owned by a packet
-    unsigned va_ptr = 0;            // round-robin pointer over input VCs
+    Flit* ring;           // vc_depth slots
+    uint32_t head, size;
+    uint32_t nbr;         // branches of the front packet (0: not routed yet)
+    uint32_t va_pending;  // branches still without an output VC
+    uint32_t popped;      // flits of the front packet already removed
+    uint32_t tails_sent;  // branches done with the front packet
+    uint32_t flits;       // length of the front packet
+    uint32_t index;       // port * vcs + vc
+    Branch* br() { return reinterpret_cast<Branch*>(this + 1); }
+    const Branch* br() const { return reinterpret_cast<const Branch*>(this + 1); }
   };
   struct PendingCredit {
     uint64_t ready;
@@ -121,33 +116,69 @@ class Router : public sc_core::sc_module, public FlitPortOwner, private Tickable
   bool tick(uint64_t cycle) override;
   void apply_credits(uint64_t cycle);
   void route_heads(uint64_t cycle);
+  void route(unsigned p, unsigned v, InVc& q, uint64_t cycle);
   void allocate_vcs(uint64_t cycle);
+  void grant_vc(unsigned p, unsigned v, InVc& q, Branch& b, unsigned vc, uint64_t cycle);
   void allocate_switch(uint64_t cycle);
-  void send(unsigned in_port, unsigned vc, Branch& b, uint64_t cycle);
-  InVc& ivc(unsigned port, unsigned vc) { return in_[port * vcs_ + vc]; }
+  void send(InVc& q, Branch& b, unsigned idx, uint64_t cycle);
+  void pop(unsigned p, unsigned v, InVc& q, uint64_t cycle);
+  void finish_packet(unsigned p, unsigned v, InVc& q);
+  InVc& vc(unsigned index) { return *reinterpret_cast<InVc*>(vc_base_ + index * vc_stride_); }
+  const InVc& vc(unsigned index) const { return *reinterpret_cast<const InVc*>(vc_base_ + index * vc_stride_); }
+  unsigned slot(const InVc& q, unsigned i) const {  // ring index, no division
+    const unsigned j = q.head + i;
+    return j >= depth_ ? j - depth_ : j;
+  }
+  // Work bitmaps: a summary bit per input port over a bit per VC. The stages visit only VCs
+  // that have work of their kind, in (port, VC) order.
+  static void set_bit(uint64_t& ports, uint64_t* vcs, unsigned p, unsigned v) {
+    vcs[p] |= uint64_t{1} << v;
+    ports |= uint64_t{1} << p;
+  }
+  static void clear_bit(uint64_t& ports, uint64_t* vcs, unsigned p, unsigned v) {
+    if (!(vcs[p] &= ~(uint64_t{1} << v))) ports &= ~(uint64_t{1} << p);
+  }
 
   const Params p_;
-  const unsigned id_, ports_, vcs_;
-  const unsigned d_rc_, d_va_;  // extra cycles before VA (RC) and before SA (VA)
+  const unsigned id_;
+  StatGroup stats_;
+  // Hot state together, and every per-port / per-VC array in one block (arena_), so a tick
+  // touches few cache lines.
+  unsigned occupancy_ = 0;       // flits buffered
+  const unsigned ports_, vcs_, depth_;
+  const unsigned d_rc_, d_va_;   // extra cycles before VA (RC) and before SA (VA)
+  const uint64_t body_ready_;    // d_rc_ + d_va_: a body flit may do SA that long after arriving
+  uint64_t rc_ports_ = 0, va_ports_ = 0, sa_ports_ = 0;  // summary bits of the maps below
+  uint64_t sa_new_ports_ = 0;
+  unsigned va_waiting_ = 0;      // branches without an output VC    // VCs that got an output VC this cycle join sa_ next cycle
+  // Lower bounds on the first cycle RC or a credit can be due; tick() skips them before.
+  uint64_t rc_next_ = UINT64_MAX;
+  uint64_t credit_next_ = UINT64_MAX;
+  uint64_t* rc_vcs_;             // [port] front packet awaits routing
+  uint64_t* va_vcs_;             // [port] some branch awaits an output VC
+  uint64_t* sa_vcs_;             // [port] some branch holds an output VC and has flits to send
+  uint64_t* sa_new_vcs_;         // [port] joins sa_vcs_ at the next tick (VA one cycle before SA)
+  uint64_t* busy_;               // [out port] output VCs owned by a packet
+  unsigned* credits_;            // [out port * vcs + out vc]
+  unsigned* va_ptr_;             // [out port] round-robin pointer over input VCs
+  FlitLink** in_links_;          // [port]
+  FlitLink** out_links_;         // [port]
+  unsigned char* vc_base_;       // InVc records (header + branches), vc_stride_ apart
+  size_t vc_stride_;
+  std::vector<PendingCredit> pending_credits_;
+  SwitchAllocator sa_;
   ClockDomain& clk_;
   const RouteFunc& route_;
-  std::vector<FlitLink*> in_links_;
-  std::vector<InVc> in_;        // [port * vcs + vc]
-  std::vector<OutPort> out_;
-  std::vector<PendingCredit> credits_;
-  std::vector<RouteBranch> scratch_;
-  SwitchAllocator sa_;
-  unsigned occupancy_ = 0;      // flits buffered
-  std::vector<uint64_t> active_;  // per input port: VCs holding flits
-  std::vector<uint64_t> need_rc_; // per input port: VCs whose front packet awaits routing
-  unsigned va_waiting_ = 0;       // branches without an output VC
-
-  StatGroup stats_;
   Counter& st_flits_;
   Counter& heads_;
   Counter& replicas_;
   Counter& va_stalls_;
   Counter& sa_stalls_;
+  // Cold.
+  std::vector<uint64_t> arena_;
+  DestSet* bdests_;              // [vc index * ports + branch] a multicast branch's destinations
+  DestSet* mdests_;              // [vc index * depth + slot] a buffered multicast head's destinations
+  std::vector<RouteBranch> scratch_;
 };
 
 }  // namespace gpusc::noc

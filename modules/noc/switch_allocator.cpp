@@ -28,7 +28,8 @@ void SwitchAllocator::allocate() {
   }
   granted_in_ = 0;
   if (!active_in_) return;
-  if (policy_ == Policy::Separable) separable();
+  if (!contended_) uncontended();
+  else if (policy_ == Policy::Separable) separable();
   else islip();
   for (uint64_t a = active_in_; a; a &= a - 1) {
     const unsigned i = static_cast<unsigned>(__builtin_ctzll(a));
@@ -36,6 +37,42 @@ void SwitchAllocator::allocate() {
     in_vcs_[i] = 0;
   }
   active_in_ = 0;
+  outs_asked_ = 0;
+  contended_ = 0;
+}
+
+void SwitchAllocator::allocate_one(unsigned in, unsigned vc, uint64_t out_mask) {
+  if (active_in_) error("gpusc.noc.switch_allocator", "allocate_one() with requests pending; use allocate()");
+  for (uint64_t g = granted_in_; g; g &= g - 1) {
+    const unsigned i = static_cast<unsigned>(__builtin_ctzll(g));
+    grant_vc_[i] = -1;
+    grant_outs_[i] = 0;
+  }
+  granted_in_ = 0;
+  if (!out_mask) return;
+  grant_vc_[in] = static_cast<int>(vc);
+  grant_outs_[in] = out_mask;
+  granted_in_ = uint64_t{1} << in;
+  in_ptr_[in] = vc + 1 == vcs_ ? 0 : vc + 1;
+  const unsigned next_in = in + 1 == in_ ? 0 : in + 1;
+  for (uint64_t o = out_mask; o; o &= o - 1) out_ptr_[static_cast<unsigned>(__builtin_ctzll(o))] = next_in;
+}
+
+// Every input asks with one VC and no output is asked twice: both policies grant every
+// request whole and move the pointers past the winners, exactly as their general loops would.
+void SwitchAllocator::uncontended() {
+  for (uint64_t a = active_in_; a; a &= a - 1) {
+    const unsigned i = static_cast<unsigned>(__builtin_ctzll(a));
+    const unsigned v = static_cast<unsigned>(__builtin_ctzll(in_vcs_[i]));
+    const uint64_t outs = req_[i * vcs_ + v];
+    if (!outs) continue;
+    grant_vc_[i] = static_cast<int>(v);
+    grant_outs_[i] = outs;
+    granted_in_ |= uint64_t{1} << i;
+    in_ptr_[i] = v + 1 == vcs_ ? 0 : v + 1;
+    const unsigned next_in = i + 1 == in_ ? 0 : i + 1;
+    for (uint64_t o = outs; o; o &= o - 1) out_ptr_[static_cast<unsigned>(__builtin_ctzll(o))] = next_in;
+  }
 }
 
 void SwitchAllocator::separable() {

@@ -19,12 +19,19 @@ class SwitchAllocator {
   SwitchAllocator(unsigned in_ports, unsigned out_ports, unsigned vcs, Policy policy);
 
   void request(unsigned in, unsigned vc, uint64_t out_mask) {
+    const uint64_t ib = uint64_t{1} << in;
+    // A second VC of the same input, or an output already asked for, needs real arbitration.
+    contended_ |= (active_in_ & ib) | (outs_asked_ & out_mask);
+    outs_asked_ |= out_mask;
     req_[in * vcs_ + vc] |= out_mask;
     in_vcs_[in] |= uint64_t{1} << vc;
-    active_in_ |= uint64_t{1} << in;
+    active_in_ |= ib;
   }
   // Computes the grants and clears the requests.
   void allocate();
+  // Same result as request(in, vc, out_mask) then allocate() when that is the cycle's only
+  // request (none pending): the request wins all its outputs.
+  void allocate_one(unsigned in, unsigned vc, uint64_t out_mask);
   // After allocate(): VC granted to input `in` (-1: none) and the outputs it won.
   int granted_vc(unsigned in) const { return grant_vc_[in]; }
   uint64_t granted_outs(unsigned in) const { return grant_outs_[in]; }
@@ -32,6 +39,7 @@ class SwitchAllocator {
 
  private:
   static unsigned rr_pick(uint64_t mask, unsigned ptr, unsigned n);
+  void uncontended();
   void separable();
   void islip();
   const unsigned in_, out_, vcs_;
@@ -39,6 +47,8 @@ class SwitchAllocator {
   std::vector<uint64_t> req_;      // [in * vcs + vc] -> out mask
   std::vector<uint64_t> in_vcs_;   // [in] -> VCs with requests
   uint64_t active_in_ = 0;
+  uint64_t outs_asked_ = 0;  // union of the requested outputs
+  uint64_t contended_ = 0;   // nonzero: some input or output has more than one request
   std::vector<unsigned> in_ptr_, out_ptr_;
   std::vector<uint64_t> out_req_;    // scratch: [out] -> requesting inputs
   std::vector<uint64_t> grants_to_;  // scratch: [in] -> outputs that granted it
