@@ -77,7 +77,7 @@ Router::Router(sc_core::sc_module_name name, const Params& p, unsigned id, unsig
   for (size_t i = 0; i < nin * ports; ++i) new (&bdests_[i]) DestSet();
   for (size_t i = 0; i < nin * depth_; ++i) new (&mdests_[i]) DestSet();
   for (size_t i = 0; i < nin; ++i) {
-    InVc* q = new (vc_base_ + i * vc_stride_) InVc{&flits[i * depth_], 0, 0, 0, 0, 0, 0, 0, static_cast<uint32_t>(i)};
+    InVc* q = new (vc_base_ + i * vc_stride_) InVc{&flits[i * depth_], 0, 0, 0, 0, 0, 0, 0, static_cast<uint32_t>(i), false};
     for (unsigned b = 0; b < ports; ++b) new (&q->br()[b]) Branch{0, 0, 0, 0, -1, 0, 0, kMultiDest};
   }
   scratch_.reserve(ports);
@@ -182,6 +182,16 @@ uint64_t vc_range(unsigned lo, unsigned hi) { return (~uint64_t{0} >> (64 - hi))
 void Router::route(unsigned p, unsigned v, InVc& q, uint64_t cycle) {
   const Flit& f = q.ring[q.head];
   if (!f.head()) error(name(), "body flit ", f.seq, " of packet ", f.pkt->id, " at the front of an idle VC");
+  // Multicast uses virtual cut-through: with asynchronous replication an input VC keeps a flit
+  // until every branch has sent it, so a branch blocked downstream would stall its siblings
+  // mid-packet and trees could wait on each other in a cycle. A multicast packet therefore
+  // advances only into an empty VC that can hold all of it (free_vcs), and never waits there on
+  // a sibling. This needs VCs at least as deep as the packet.
+  q.whole = f.pkt->dests.count() > 1;
+  if (q.whole && f.flits > p_.vc_depth)
+    error(name(), "multicast packet ", f.pkt->id, " has ", f.flits, " flits but router.vc_depth is ", p_.vc_depth,
+          "; multicast moves by virtual cut-through (deadlock freedom), so VCs must hold a whole packet: "
+          "raise router.vc_depth to at least ", f.flits);
   unsigned n;
   if (f.dest != kMultiDest) {  // unicast: one branch, no destination set to split
     const UnicastRoute r = route_.route_unicast(id_, p, v, f);
@@ -234,6 +244,16 @@ void Router::route(unsigned p, unsigned v, InVc& q, uint64_t cycle) {
   replicas_ += n - 1;
 }
 
+uint64_t Router::free_vcs(const InVc& q, const Branch& b) const {
+  uint64_t free = b.vc_mask & ~busy_[b.port];
+  if (q.whole)  // multicast: empty VCs only (all credits back)
+    for (uint64_t m = free; m; m &= m - 1) {
+      const unsigned vc = static_cast<unsigned>(__builtin_ctzll(m));
+      if (credits_[b.port * vcs_ + vc] != p_.vc_depth) free &= ~(uint64_t{1} << vc);
+    }
+  return free;
+}
+
 void Router::grant_vc(unsigned p, unsigned v, InVc& q, Branch& b, unsigned vc, uint64_t cycle) {
   busy_[b.port] |= uint64_t{1} << vc;
   b.out_vc = static_cast<int>(vc);
@@ -254,7 +274,7 @@ void Router::allocate_vcs(uint64_t cycle) {
     Branch* b = q.br();
     while (b->out_vc >= 0) ++b;
     if (b->va_ready > cycle) return;
-    const uint64_t free = b->vc_mask & ~busy_[b->port];
+    const uint64_t free = free_vcs(q, *b);
     if (!free) {
       ++va_stalls_;
       return;
@@ -282,7 +302,7 @@ void Router::allocate_vcs(uint64_t cycle) {
         const Branch& b = q.br()[i];
         if (b.out_vc >= 0 || b.va_ready > cycle || seen == 64) continue;
         ++seen;
-        if (!(b.vc_mask & ~busy[b.port])) {
+        if (!(q.whole ? free_vcs(q, b) : b.vc_mask & ~busy[b.port])) {
           ++va_stalls_;
           continue;
         }
@@ -299,10 +319,10 @@ void Router::allocate_vcs(uint64_t cycle) {
     reqs[j] = r;
   }
   for (unsigned i = 0; i < n; ++i) {
-    const unsigned port = static_cast<unsigned>(reqs[i] >> 52), idx = static_cast<unsigned>(reqs[i] >> 16) & 0xffffff;
+    const unsigned idx = static_cast<unsigned>(reqs[i] >> 16) & 0xffffff;
     InVc& q = vc(idx);
     Branch& b = q.br()[reqs[i] & 0xffff];
-    const uint64_t free = b.vc_mask & ~busy_[port];
+    const uint64_t free = free_vcs(q, b);
     if (!free) {
       ++va_stalls_;
       continue;

@@ -105,6 +105,7 @@ class Router : public sc_core::sc_module, public FlitPortOwner, private Tickable
     uint32_t tails_sent;  // branches done with the front packet
     uint32_t flits;       // length of the front packet
     uint32_t index;       // port * vcs + vc
+    bool whole;           // front packet is multicast: its branches take only empty output VCs
     Branch* br() { return reinterpret_cast<Branch*>(this + 1); }
     const Branch* br() const { return reinterpret_cast<const Branch*>(this + 1); }
   };
@@ -118,6 +119,7 @@ class Router : public sc_core::sc_module, public FlitPortOwner, private Tickable
   void route_heads(uint64_t cycle);
   void route(unsigned p, unsigned v, InVc& q, uint64_t cycle);
   void allocate_vcs(uint64_t cycle);
+  uint64_t free_vcs(const InVc& q, const Branch& b) const;
   void grant_vc(unsigned p, unsigned v, InVc& q, Branch& b, unsigned vc, uint64_t cycle);
   void allocate_switch(uint64_t cycle);
   void send(InVc& q, Branch& b, unsigned idx, uint64_t cycle);
