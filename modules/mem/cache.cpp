@@ -56,7 +56,9 @@ Cache::Cache(sc_core::sc_module_name name, const Params& p, ClockDomain& clk, un
       evictions_(stats_.counter("evictions", Unit::Count, "valid lines replaced")),
       writebacks_(stats_.counter("writebacks", Unit::Count, "dirty lines written down (evictions and flushes)")),
       reply_stall_cycles_(stats_.counter("reply_stall_cycles", Unit::Cycles,
-                                         "cycles a reply could not leave: up_out blocked, or out queue full")) {
+                                         "cycles a reply could not leave: up_out blocked, or out queue full")),
+      up_blocked_cycles_(stats_.counter("up_blocked_cycles", Unit::Cycles,
+                                        "cycles up_out's receiver withheld a reply (at an L2: MC stall time, 001 §2.1)")) {
   for (Mshr& m : mshrs_) m.reqs.reserve(p_.mshr_merge);
   up_in.set_accept([this](Payload& gp) { return accept_up(gp); });
   down_in.set_accept([this](Payload& gp) { return accept_down(gp); });
@@ -64,6 +66,7 @@ Cache::Cache(sc_core::sc_module_name name, const Params& p, ClockDomain& clk, un
   up_out.on_accept([this] {
     up_free_at_ = clk_.cycle_after(sc_core::sc_time_stamp());
     reply_stall_cycles_ += up_free_at_ - 1 - up_blocked_since_;
+    up_blocked_cycles_ += up_free_at_ - 1 - up_blocked_since_;
     clk_.wake_after_now(*this);
   });
   down_out.on_accept([this] {

@@ -150,8 +150,10 @@ class Cache : public sc_core::sc_module, private Tickable {
   unsigned mshrs_in_use() const;
   size_t input_backlog() const { return in_q_.size(); }
   size_t out_backlog() const { return out_q_.size(); }
-  // Cycles a reply waited for up_out (at an L2: the MC stall time of paper 001 §2.1).
+  // Cycles a reply waited: for up_out's receiver, or for room in the out queue.
   uint64_t reply_stall_cycles() const { return reply_stall_cycles_.value(); }
+  // Cycles up_out's receiver withheld a reply (at an L2: the MC stall time of paper 001 §2.1).
+  uint64_t up_blocked_cycles() const { return up_blocked_cycles_.value(); }
 
  private:
   struct Line {
@@ -232,7 +234,7 @@ class Cache : public sc_core::sc_module, private Tickable {
   StatGroup stats_;
   Counter &reads_, &writes_, &atomics_, &read_hits_, &read_misses_, &sector_misses_, &mshr_merges_,
       &atomic_misses_, &fetches_, &reservation_fails_, &fills_, &evictions_, &writebacks_,
-      &reply_stall_cycles_;
+      &reply_stall_cycles_, &up_blocked_cycles_;
 };
 
 }  // namespace gpusc

@@ -41,7 +41,7 @@ MemoryPartition::MemoryPartition(sc_core::sc_module_name name, const Params& p, 
   in().set_tap([this, &core](tlm::tlm_generic_payload& gp) {
     MemExt& e = mem_ext(gp, this->name());
     e.t_mem_accept = sc_core::sc_time_stamp();
-    req_lat_.add((e.t_mem_accept - e.t_req_inject) / core.period());
+    if (e.kind != MemKind::Write) req_lat_.add((e.t_mem_accept - e.t_req_inject) / core.period());
     if (e.kind == MemKind::Read) {
       locality_.observe(gp);
       if (e.src >= reads_from_.size()) reads_from_.resize(e.src + 1, 0);
@@ -54,7 +54,7 @@ MsgIn& MemoryPartition::in() { return pcu_ ? pcu_->req_in : l2_.up_in; }
 MsgOut& MemoryPartition::out() { return pcu_ ? pcu_->reply_out : l2_.up_out; }
 
 uint64_t MemoryPartition::mc_stall_cycles() const {
-  return pcu_ ? pcu_->mc_stall_cycles() : l2_.reply_stall_cycles();
+  return pcu_ ? pcu_->mc_stall_cycles() : l2_.up_blocked_cycles();
 }
 
 bool MemoryPartition::idle() const { return l2_.idle() && dram_.occupancy() == 0 && (!pcu_ || pcu_->drained()); }

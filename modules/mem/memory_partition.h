@@ -9,7 +9,8 @@
 //
 // MC request queue = the L2's input queue; MC reply queue = the L2's output queue (or, with the
 // PCU, its reply queue after the merge unit). The MC stall time of paper 001 §2.1 is the number of
-// cycles a reply waits because the NI injection queue is full.
+// cycles a reply waits because the NI injection queue is full (the L2's up_blocked_cycles, or the
+// PCU's mc_stall_cycles: the same definition).
 // Defaults: paper 001 Table 1 (64 KB L2 per MC, min L2 latency 120 core cycles; the 8-way
 // associativity is paper 000 Table II's); DRAM per paper 000 Table II.
 #pragma once
@@ -62,8 +63,9 @@ class MemoryPartition : public sc_core::sc_module {
   DramChannel& dram() { return dram_; }
   PacketCoalescingUnit* pcu() { return pcu_.get(); }
   const LocalityMonitor& locality() const { return locality_; }
-  // Request latency of paper 001 §2.1: the request's head flit injected at the SM (MemExt::
-  // t_req_inject, stamped by the NI) until this partition takes it [core cycles].
+  // Request latency of paper 001 §2.1 for reads and atomics (the requests the L1 miss penalty
+  // counts): the head flit injected at the SM (MemExt::t_req_inject, stamped by the NI) until this
+  // partition takes it [core cycles].
   const Average& request_latency() const { return req_lat_; }
   // Cycles a reply waited because the network interface did not take it (MC stall, 001 §2.1).
   uint64_t mc_stall_cycles() const;

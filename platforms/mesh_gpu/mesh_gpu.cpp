@@ -191,7 +191,7 @@ namespace gpusc {
 bool MeshGpu::run(uint64_t max_cycles) {
   // Event-driven: once the workload is done and every write ack is back, nothing is scheduled
   // and sc_start returns on its own.
-  sc_core::sc_start(core_.time_of(max_cycles));
+  sc_core::sc_start(core_.time_of(max_cycles), sc_core::SC_EXIT_ON_STARVATION);
   finish_cycle_ = cta_->done() ? cta_->finish_cycle() : core_.now();
   return cta_->done();
 }
