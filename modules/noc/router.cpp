@@ -77,7 +77,8 @@ Router::Router(sc_core::sc_module_name name, const Params& p, unsigned id, unsig
   for (size_t i = 0; i < nin * ports; ++i) new (&bdests_[i]) DestSet();
   for (size_t i = 0; i < nin * depth_; ++i) new (&mdests_[i]) DestSet();
   for (size_t i = 0; i < nin; ++i) {
-    InVc* q = new (vc_base_ + i * vc_stride_) InVc{&flits[i * depth_], 0, 0, 0, 0, 0, 0, 0, static_cast<uint32_t>(i)};
+    InVc* q = new (vc_base_ + i * vc_stride_) InVc{&flits[i * depth_], 0, 0, 0, 0, 0, 0, 0, static_cast<uint32_t>(i),
+                                                    static_cast<uint16_t>(i / vcs_), static_cast<uint16_t>(i % vcs_)};
     for (unsigned b = 0; b < ports; ++b) new (&q->br()[b]) Branch{0, 0, 0, 0, -1, 0, 0, kMultiDest};
   }
   scratch_.reserve(ports);
@@ -234,7 +235,7 @@ void Router::route(unsigned p, unsigned v, InVc& q, uint64_t cycle) {
   replicas_ += n - 1;
 }
 
-void Router::grant_vc(unsigned p, unsigned v, InVc& q, Branch& b, unsigned vc, uint64_t cycle) {
+inline void Router::grant_vc(unsigned p, unsigned v, InVc& q, Branch& b, unsigned vc, uint64_t cycle) {
   busy_[b.port] |= uint64_t{1} << vc;
   b.out_vc = static_cast<int>(vc);
   b.credit = b.port * vcs_ + vc;
@@ -264,14 +265,61 @@ void Router::allocate_vcs(uint64_t cycle) {
   }
   // Requests: (output port, rotated input-VC index, branch); served per output round-robin,
   // lowest free VC of the branch's class first. A request whose class is already full before
-  // any grant is a stall whatever the order (grants only take VCs), so it skips the sort; the
+  // any grant is a stall whatever the order (grants only take VCs), so it is not queued; the
   // first 64 requests in (port, VC, branch) order are considered, as ever.
-  // One request is one integer, (output port, rotated index) in the high bits so that sorting
-  // the integers sorts the requests; the low bits say where the branch is.
-  uint64_t reqs[64];
-  unsigned n = 0, seen = 0;
   const unsigned nin = ports_ * vcs_;
   const uint64_t* busy = busy_;
+  unsigned seen = 0;
+  if (nin <= 64) {
+    // Per output port, the requesting input VCs as a bit mask: serving it upward from the
+    // port's pointer, wrapping around, is the round-robin order.
+    uint64_t by_port[64];
+    uint64_t req_ports = 0;
+    for (uint64_t ps = va_ports_; ps; ps &= ps - 1) {
+      const unsigned p = static_cast<unsigned>(__builtin_ctzll(ps));
+      for (uint64_t a = va_vcs_[p]; a; a &= a - 1) {
+        const unsigned idx = p * vcs_ + static_cast<unsigned>(__builtin_ctzll(a));
+        const InVc& q = vc(idx);
+        for (unsigned i = 0; i < q.nbr; ++i) {
+          const Branch& b = q.br()[i];
+          if (b.out_vc >= 0 || b.va_ready > cycle || seen == 64) continue;
+          ++seen;
+          if (!(b.vc_mask & ~busy[b.port])) {
+            ++va_stalls_;
+            continue;
+          }
+          if (!(req_ports >> b.port & 1)) by_port[b.port] = 0;
+          by_port[b.port] |= uint64_t{1} << idx;
+          req_ports |= uint64_t{1} << b.port;
+        }
+      }
+    }
+    for (; req_ports; req_ports &= req_ports - 1) {
+      const unsigned port = static_cast<unsigned>(__builtin_ctzll(req_ports));
+      const uint64_t m = by_port[port];
+      const unsigned ptr = va_ptr_[port];
+      const uint64_t upper = ptr >= 64 ? 0 : m & (~uint64_t{0} << ptr);
+      for (uint64_t part : {upper, m & ~upper}) {
+        for (; part; part &= part - 1) {
+          InVc& q = vc(static_cast<unsigned>(__builtin_ctzll(part)));
+          Branch* b = q.br();
+          if (q.nbr > 1)
+            while (b->port != port || b->out_vc >= 0) ++b;
+          const uint64_t free = b->vc_mask & ~busy_[port];
+          if (!free) {
+            ++va_stalls_;
+            continue;
+          }
+          grant_vc(q.port, q.vc, q, *b, static_cast<unsigned>(__builtin_ctzll(free)), cycle);
+        }
+      }
+    }
+    return;
+  }
+  // Larger routers: one integer per request, (output port, rotated index) in the high bits so
+  // that sorting the integers sorts the requests; the low bits say where the branch is.
+  uint64_t reqs[64];
+  unsigned n = 0;
   for (uint64_t ps = va_ports_; ps; ps &= ps - 1) {
     const unsigned p = static_cast<unsigned>(__builtin_ctzll(ps));
     for (uint64_t a = va_vcs_[p]; a; a &= a - 1) {
@@ -307,8 +355,7 @@ void Router::allocate_vcs(uint64_t cycle) {
       ++va_stalls_;
       continue;
     }
-    const unsigned p = idx / vcs_;
-    grant_vc(p, idx - p * vcs_, q, b, static_cast<unsigned>(__builtin_ctzll(free)), cycle);
+    grant_vc(q.port, q.vc, q, b, static_cast<unsigned>(__builtin_ctzll(free)), cycle);
   }
 }
 

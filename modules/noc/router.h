@@ -105,6 +105,7 @@ class Router : public sc_core::sc_module, public FlitPortOwner, private Tickable
     uint32_t tails_sent;  // branches done with the front packet
     uint32_t flits;       // length of the front packet
     uint32_t index;       // port * vcs + vc
+    uint16_t port, vc;    // its input port and VC
     Branch* br() { return reinterpret_cast<Branch*>(this + 1); }
     const Branch* br() const { return reinterpret_cast<const Branch*>(this + 1); }
   };
