@@ -361,6 +361,26 @@ void Router::allocate_vcs(uint64_t cycle) {
 
 void Router::allocate_switch(uint64_t cycle) {
   const uint64_t body_ready = body_ready_;
+  // One VC with one branch is a candidate: it alone can ask, and wins if it does.
+  if (!(sa_ports_ & (sa_ports_ - 1))) {
+    const unsigned p = static_cast<unsigned>(__builtin_ctzll(sa_ports_));
+    const uint64_t vcs = sa_vcs_[p];
+    if (!(vcs & (vcs - 1))) {
+      const unsigned v = static_cast<unsigned>(__builtin_ctzll(vcs));
+      InVc& q = vc(p * vcs_ + v);
+      if (q.nbr == 1) {
+        Branch& b = q.br()[0];
+        if (!q.size) return;
+        const Flit& f = q.ring[q.head];
+        if (f.ready + body_ready > cycle || (f.head() && b.sa_ready > cycle) || !credits_[b.credit]) return;
+        sa_.allocate_one(p, v, uint64_t{1} << b.port);
+        send(q, b, 0, cycle);
+        pop(p, v, q, cycle);
+        if (q.tails_sent == 1) finish_packet(p, v, q);
+        return;
+      }
+    }
+  }
   const unsigned* credits = credits_;
   unsigned requesting = 0, nreq = 0;
   unsigned p1 = 0, v1 = 0;  // the first request is held back: alone, it skips the allocator's loops
