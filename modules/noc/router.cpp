@@ -87,11 +87,13 @@ Router::Router(sc_core::sc_module_name name, const Params& p, unsigned id, unsig
 void Router::connect_in(unsigned port, FlitLink& link) {
   if (port >= ports_) error(name(), "input port ", port, " does not exist; the router has ", ports_);
   in_links_[port] = &link;
+  if (link.down == static_cast<FlitPortOwner*>(this) && link.down_port == port) link.router_down = this;
 }
 
 void Router::connect_out(unsigned port, FlitLink& link) {
   if (port >= ports_) error(name(), "output port ", port, " does not exist; the router has ", ports_);
   out_links_[port] = &link;
+  if (link.up == static_cast<FlitPortOwner*>(this) && link.up_port == port) link.router_up = this;
   for (unsigned v = 0; v < vcs_; ++v) credits_[port * vcs_ + v] = p_.vc_depth;  // downstream VCs are as deep
   busy_[port] = 0;
 }
@@ -457,7 +459,9 @@ void Router::pop(unsigned p, unsigned v, InVc& q, uint64_t cycle) {
   q.head = --q.size ? slot(q, 1) : 0;
   ++q.popped;
   --occupancy_;
-  in_links_[p]->credit(v, cycle + 1);
+  FlitLink* l = in_links_[p];
+  if (l->router_up) l->router_up->Router::receive_credit(l->up_port, v, cycle + 1 + l->credit_latency);
+  else l->credit(v, cycle + 1);
 }
 
 void Router::finish_packet(unsigned p, unsigned v, InVc& q) {
@@ -487,7 +491,13 @@ void Router::send(InVc& q, Branch& b, unsigned idx, uint64_t cycle) {
   }
   // SA in `cycle`, ST in cycle + 1, then link_latency cycles on the link.
   FlitLink* l = out_links_[b.port];
-  l->send(f, cycle + 2 + l->latency);
+  if (l->router_down) {  // FlitLink::send without the virtual call
+    f.ready = cycle + 2 + l->latency;
+    ++l->flits;
+    l->router_down->Router::receive_flit(l->down_port, f);
+  } else {
+    l->send(f, cycle + 2 + l->latency);
+  }
 }
 
 }  // namespace gpusc::noc
