@@ -117,7 +117,10 @@ void Router::receive_flit(unsigned in_port, const Flit& f) {
     set_bit(rc_ports_, rc_vcs_, in_port, f.vc);
     rc_next_ = std::min(rc_next_, f.ready);  // the front flit, if not this one, is no later
   }
-  clk_.wake(*this, f.ready);
+  if (f.ready < scheduled_) {  // flits arrive during a tick, usable at a later cycle
+    clk_.wake(*this, f.ready);
+    scheduled_ = f.ready;
+  }
 }
 
 void Router::receive_credit(unsigned out_port, unsigned vc, uint64_t ready) {
@@ -126,6 +129,7 @@ void Router::receive_credit(unsigned out_port, unsigned vc, uint64_t ready) {
 }
 
 bool Router::tick(uint64_t cycle) {
+  scheduled_ = UINT64_MAX;  // the ClockDomain has just cleared our slot
   if (cycle >= credit_next_) apply_credits(cycle);
   if (sa_new_ports_) {
     for (uint64_t ps = sa_new_ports_; ps; ps &= ps - 1) {
@@ -139,6 +143,7 @@ bool Router::tick(uint64_t cycle) {
   if (rc_ports_ && cycle >= rc_next_) route_heads(cycle);
   if (va_ports_) allocate_vcs(cycle);
   if (sa_ports_) allocate_switch(cycle);
+  scheduled_ = occupancy_ ? cycle + 1 : UINT64_MAX;  // returning true re-arms for cycle + 1
   return occupancy_ > 0;
 }
 

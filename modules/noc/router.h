@@ -155,6 +155,9 @@ class Router : public sc_core::sc_module, public FlitPortOwner, private Tickable
   // Lower bounds on the first cycle RC or a credit can be due; tick() skips them before.
   uint64_t rc_next_ = UINT64_MAX;
   uint64_t credit_next_ = UINT64_MAX;
+  // A cycle the router is already scheduled for, at or after its ClockDomain slot (UINT64_MAX:
+  // asleep): a flit usable no earlier needs no wake-up call (the call would change nothing).
+  uint64_t scheduled_ = UINT64_MAX;
   uint64_t* rc_vcs_;             // [port] front packet awaits routing
   uint64_t* va_vcs_;             // [port] some branch awaits an output VC
   uint64_t* sa_vcs_;             // [port] some branch holds an output VC and has flits to send
