@@ -189,15 +189,11 @@ uint64_t vc_range(unsigned lo, unsigned hi) { return (~uint64_t{0} >> (64 - hi))
 
 void Router::route(unsigned p, unsigned v, InVc& q, uint64_t cycle) {
   const Flit& f = q.ring[q.head];
-  if (!f.head()) error(name(), "body flit ", f.seq, " of packet ", f.pkt->id, " at the front of an idle VC");
-  unsigned n;
-  if (f.dest != kMultiDest) {  // unicast: one branch, no destination set to split
+  unsigned n = 1;
+  if (f.head() && f.dest != kMultiDest) {  // unicast: one branch, no destination set to split
     const UnicastRoute r = route_.route_unicast(id_, p, v, f);
-    if (r.port >= ports_ || !out_links_[r.port])
-      error(name(), "routing sends packet ", f.pkt->id, " (to node ", f.dest, ") through port ", r.port,
-            ", which is not connected: the routing function cannot reach that node from here");
-    if (r.vc_lo >= r.vc_hi || r.vc_hi > vcs_)
-      error(name(), "routing gave an empty or out-of-range VC class [", r.vc_lo, ", ", r.vc_hi, ")");
+    if (r.port >= ports_ || !out_links_[r.port] || r.vc_lo >= r.vc_hi || r.vc_hi > vcs_)
+      route_error(f, r.port, r.vc_lo, r.vc_hi, f.dest);
     Branch& b = q.br()[0];
     b.port = r.port;
     b.out_vc = -1;
@@ -205,31 +201,8 @@ void Router::route(unsigned p, unsigned v, InVc& q, uint64_t cycle) {
     b.va_ready = cycle + d_rc_;
     b.vc_mask = vc_range(r.vc_lo, r.vc_hi);
     b.dest = f.dest;
-    n = 1;
   } else {
-    scratch_.clear();
-    route_.route(id_, p, v, f, scratch_);
-    n = static_cast<unsigned>(scratch_.size());
-    if (n == 0) error(name(), "routing function returned no output for packet ", f.pkt->id);
-    if (n > ports_)
-      error(name(), "routing function returned ", n, " branches for packet ", f.pkt->id, " but the router has ",
-            ports_, " ports: a branch per output port at most");
-    for (unsigned i = 0; i < n; ++i) {
-      const RouteBranch& r = scratch_[i];
-      if (r.port >= ports_ || !out_links_[r.port])
-        error(name(), "routing sends packet ", f.pkt->id, " (to node ", r.dests.first(), ") through port ", r.port,
-              ", which is not connected: the routing function cannot reach that node from here");
-      if (r.vc_lo >= r.vc_hi || r.vc_hi > vcs_)
-        error(name(), "routing gave an empty or out-of-range VC class [", r.vc_lo, ", ", r.vc_hi, ")");
-      Branch& b = q.br()[i];
-      b.port = r.port;
-      b.out_vc = -1;
-      b.sent = 0;
-      b.va_ready = cycle + d_rc_;
-      b.vc_mask = vc_range(r.vc_lo, r.vc_hi);
-      b.dest = r.dests.single_member() ? static_cast<uint16_t>(r.dests.first()) : kMultiDest;
-      bdests_[q.index * ports_ + i] = r.dests;
-    }
+    n = route_multicast(p, v, q, cycle);
   }
   q.nbr = n;
   q.va_pending = n;
@@ -240,6 +213,39 @@ void Router::route(unsigned p, unsigned v, InVc& q, uint64_t cycle) {
   q.tails_sent = 0;
   ++heads_;
   replicas_ += n - 1;
+}
+
+unsigned Router::route_multicast(unsigned p, unsigned v, InVc& q, uint64_t cycle) {
+  const Flit& f = q.ring[q.head];
+  if (!f.head()) error(name(), "body flit ", f.seq, " of packet ", f.pkt->id, " at the front of an idle VC");
+  scratch_.clear();
+  route_.route(id_, p, v, f, scratch_);
+  const unsigned n = static_cast<unsigned>(scratch_.size());
+  if (n == 0) error(name(), "routing function returned no output for packet ", f.pkt->id);
+  if (n > ports_)
+    error(name(), "routing function returned ", n, " branches for packet ", f.pkt->id, " but the router has ",
+          ports_, " ports: a branch per output port at most");
+  for (unsigned i = 0; i < n; ++i) {
+    const RouteBranch& r = scratch_[i];
+    if (r.port >= ports_ || !out_links_[r.port] || r.vc_lo >= r.vc_hi || r.vc_hi > vcs_)
+      route_error(f, r.port, r.vc_lo, r.vc_hi, r.dests.first());
+    Branch& b = q.br()[i];
+    b.port = r.port;
+    b.out_vc = -1;
+    b.sent = 0;
+    b.va_ready = cycle + d_rc_;
+    b.vc_mask = vc_range(r.vc_lo, r.vc_hi);
+    b.dest = r.dests.single_member() ? static_cast<uint16_t>(r.dests.first()) : kMultiDest;
+    bdests_[q.index * ports_ + i] = r.dests;
+  }
+  return n;
+}
+
+void Router::route_error(const Flit& f, unsigned port, unsigned vc_lo, unsigned vc_hi, unsigned node) const {
+  if (port >= ports_ || !out_links_[port])
+    error(name(), "routing sends packet ", f.pkt->id, " (to node ", node, ") through port ", port,
+          ", which is not connected: the routing function cannot reach that node from here");
+  error(name(), "routing gave an empty or out-of-range VC class [", vc_lo, ", ", vc_hi, ")");
 }
 
 inline void Router::grant_vc(unsigned p, unsigned v, InVc& q, Branch& b, unsigned vc, uint64_t cycle) {
