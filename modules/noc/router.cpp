@@ -98,11 +98,15 @@ void Router::connect_out(unsigned port, FlitLink& link) {
   busy_[port] = 0;
 }
 
-void Router::receive_flit(unsigned in_port, const Flit& f) {
+void Router::receive_error(unsigned in_port, const Flit& f) const {
   if (f.vc >= vcs_) error(name(), "flit arrived on VC ", unsigned(f.vc), " of port ", in_port, "; the router has ", vcs_);
+  error(name(), "buffer overflow on port ", in_port, " VC ", unsigned(f.vc), ": upstream sent without a credit");
+}
+
+void Router::receive_flit(unsigned in_port, const Flit& f) {
+  if (f.vc >= vcs_) receive_error(in_port, f);
   InVc& q = vc(in_port * vcs_ + f.vc);
-  if (q.size == depth_)
-    error(name(), "buffer overflow on port ", in_port, " VC ", unsigned(f.vc), ": upstream sent without a credit");
+  if (q.size == depth_) receive_error(in_port, f);
   const unsigned s = slot(q, q.size);
   Flit& dst = q.ring[s];
   dst = f;

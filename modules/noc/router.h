@@ -119,6 +119,7 @@ class Router : public sc_core::sc_module, public FlitPortOwner, private Tickable
   void route_heads(uint64_t cycle);
   void route(unsigned p, unsigned v, InVc& q, uint64_t cycle);
   unsigned route_multicast(unsigned p, unsigned v, InVc& q, uint64_t cycle);
+  [[noreturn]] void receive_error(unsigned in_port, const Flit& f) const;
   [[noreturn]] void route_error(const Flit& f, unsigned port, unsigned vc_lo, unsigned vc_hi, unsigned node) const;
   void allocate_vcs(uint64_t cycle);
   void grant_vc(unsigned p, unsigned v, InVc& q, Branch& b, unsigned vc, uint64_t cycle);
