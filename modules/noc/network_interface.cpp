@@ -98,11 +98,16 @@ bool NetworkInterface::accept(unsigned vnet, tlm::tlm_generic_payload& gp) {
   return true;
 }
 
-void NetworkInterface::receive_flit(unsigned, const Flit& f) {
+void NetworkInterface::receive_error(const Flit& f) const {
   if (f.vc >= ej_vcs_.size())
     error(name(), "flit arrived on VC ", unsigned(f.vc), "; the network interface has ", ej_vcs_.size());
+  error(name(), "ejection buffer overflow on VC ", unsigned(f.vc));
+}
+
+void NetworkInterface::receive_flit(unsigned, const Flit& f) {
+  if (f.vc >= ej_vcs_.size()) receive_error(f);
   EjectVc& q = ej_vcs_[f.vc];
-  if (q.flits.size() >= vc_depth_) error(name(), "ejection buffer overflow on VC ", unsigned(f.vc));
+  if (q.flits.size() >= vc_depth_) receive_error(f);
   q.flits.push_back(f);
   ej_nonempty_ |= uint64_t{1} << f.vc;
   clk_.wake(*this, f.ready);
