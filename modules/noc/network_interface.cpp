@@ -185,7 +185,9 @@ void NetworkInterface::inject(uint64_t cycle) {
   for (unsigned k = 0; k < vnets_; ++k) {
     const unsigned v = rr_ + k < vnets_ ? rr_ + k : rr_ + k - vnets_;
     InjectVnet& q = inj_[v];
-    if (q.queue.empty()) continue;
+    // A message handed over in this cycle is latched at the next edge (ClockDomain convention),
+    // whichever order the NI and its source run in within the cycle.
+    if (q.queue.empty() || q.queue.front()->created >= cycle) continue;
     if (q.vc < 0) {
       for (unsigned c = v * vpv_; c < (v + 1) * vpv_; ++c)
         if (!(vc_busy_ >> c & 1) && credits_[c] > 0) { q.vc = static_cast<int>(c); break; }
