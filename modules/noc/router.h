@@ -21,6 +21,10 @@
 // for a new packet once the previous tail has been sent (non-atomic VC reuse, as BookSim);
 // credits are sent in the cycle a flit leaves the input buffer's ST stage.
 // An idle router is not ticked; one with flits is ticked every cycle until it drains.
+// Implementation (speed, docs/bench-noc.md): per input port a bit map per stage (RC, VA, SA)
+// names the VCs with work of that kind, so a tick visits only those, in (port, VC) order; all
+// per-port and per-VC state lives in one block; a lone request skips the allocators' general
+// loops with the same outcome (grants, round-robin pointers, stall counts).
 #pragma once
 #include <cstdint>
 #include <string>
