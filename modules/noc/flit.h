@@ -12,6 +12,10 @@
 
 #include "common/dest_set.h"
 
+namespace gpusc {
+struct MemExt;
+}
+
 namespace gpusc::noc {
 
 constexpr uint16_t kMultiDest = 0xffff;  // Flit::dest / Packet::dest: more than one destination
@@ -26,6 +30,7 @@ struct Packet {
   uint64_t created = 0;                      // cycle the packet entered the source queue
   uint64_t injected = 0;                     // cycle its head flit entered the network
   tlm::tlm_generic_payload* payload = nullptr;  // message carried (nullptr for raw traffic)
+  MemExt* ext = nullptr;                     // the payload's MemExt
   uint32_t pending_dests = 0;                // destinations that still have to eject the tail
 };
 

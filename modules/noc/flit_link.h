@@ -13,6 +13,8 @@
 
 namespace gpusc::noc {
 
+class Router;
+
 // Implemented by everything that has NoC input or output ports (routers, NIs).
 class FlitPortOwner {
  public:
@@ -29,6 +31,10 @@ struct FlitLink {
   unsigned latency = 1;           // flit traversal [cycles]
   unsigned credit_latency = 1;    // credit return [cycles]
   uint64_t flits = 0;             // flits carried (link utilisation)
+  // Set by the routers at either end (connect_in / connect_out): router to router traffic then
+  // takes a direct, non-virtual call. Same effect as through up / down.
+  Router* router_up = nullptr;
+  Router* router_down = nullptr;
 
   void send(Flit f, uint64_t usable_at) {
     f.ready = usable_at;

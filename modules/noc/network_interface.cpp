@@ -47,7 +47,10 @@ void NetworkInterface::connect_inject(FlitLink& link) { inj_link_ = &link; }
 void NetworkInterface::connect_eject(FlitLink& link) { ej_link_ = &link; }
 
 unsigned NetworkInterface::packet_flits(const tlm::tlm_generic_payload& gp) const {
-  const MemExt* e = gp.get_extension<MemExt>();
+  return packet_flits(gp, gp.get_extension<MemExt>());
+}
+
+unsigned NetworkInterface::packet_flits(const tlm::tlm_generic_payload& gp, const MemExt* e) const {
   unsigned data = 0;
   if (e) {
     const bool carries = e->is_reply ? (e->kind == MemKind::Read || e->kind == MemKind::Atomic ||
@@ -71,28 +74,41 @@ bool NetworkInterface::accept(unsigned vnet, tlm::tlm_generic_payload& gp) {
     error(name(), "message to node ", e.dst, " but the network has ", nodes_, " nodes");
   Packet* pk = pool_.take();
   pk->src = node_;
-  pk->dests = e.dests.empty() ? DestSet::single(e.dst) : e.dests;
-  pk->dests.for_each([&](unsigned d) {
-    if (d >= nodes_) error(name(), "message to node ", d, " but the network has ", nodes_, " nodes");
-  });
-  pk->flits = static_cast<uint16_t>(packet_flits(gp));
+  if (e.dests.empty()) {
+    pk->dests = DestSet::single(e.dst);
+    pk->pending_dests = 1;
+    pk->dest = static_cast<uint16_t>(e.dst);
+  } else {
+    pk->dests = e.dests;
+    pk->dests.for_each([&](unsigned d) {
+      if (d >= nodes_) error(name(), "message to node ", d, " but the network has ", nodes_, " nodes");
+    });
+    pk->pending_dests = pk->dests.count();
+    pk->dest = pk->pending_dests == 1 ? static_cast<uint16_t>(pk->dests.first()) : kMultiDest;
+  }
+  pk->flits = static_cast<uint16_t>(packet_flits(gp, &e));
   pk->vnet = static_cast<uint8_t>(vnet);
-  pk->created = clk_.now();
+  const uint64_t now = clk_.now();
+  pk->created = now;
   pk->payload = &gp;
-  pk->pending_dests = pk->dests.count();
-  pk->dest = pk->pending_dests == 1 ? static_cast<uint16_t>(pk->dests.first()) : kMultiDest;
+  pk->ext = &e;
   for (unsigned i = 1; i < pk->pending_dests; ++i) gp.acquire();  // one reference per destination
   q.queue.push_back(pk);
   ++queued_;
-  clk_.wake_after_now(*this);
+  clk_.wake(*this, now + 1);  // = wake_after_now(): latched at the next edge
   return true;
 }
 
-void NetworkInterface::receive_flit(unsigned, const Flit& f) {
+void NetworkInterface::receive_error(const Flit& f) const {
   if (f.vc >= ej_vcs_.size())
     error(name(), "flit arrived on VC ", unsigned(f.vc), "; the network interface has ", ej_vcs_.size());
+  error(name(), "ejection buffer overflow on VC ", unsigned(f.vc));
+}
+
+void NetworkInterface::receive_flit(unsigned, const Flit& f) {
+  if (f.vc >= ej_vcs_.size()) receive_error(f);
   EjectVc& q = ej_vcs_[f.vc];
-  if (q.flits.size() >= vc_depth_) error(name(), "ejection buffer overflow on VC ", unsigned(f.vc));
+  if (q.flits.size() >= vc_depth_) receive_error(f);
   q.flits.push_back(f);
   ej_nonempty_ |= uint64_t{1} << f.vc;
   clk_.wake(*this, f.ready);
@@ -170,7 +186,9 @@ void NetworkInterface::inject(uint64_t cycle) {
   for (unsigned k = 0; k < vnets_; ++k) {
     const unsigned v = rr_ + k < vnets_ ? rr_ + k : rr_ + k - vnets_;
     InjectVnet& q = inj_[v];
-    if (q.queue.empty()) continue;
+    // A message handed over in this cycle is latched at the next edge (ClockDomain convention),
+    // whichever order the NI and its source run in within the cycle.
+    if (q.queue.empty() || q.queue.front()->created >= cycle) continue;
     if (q.vc < 0) {
       // A multicast packet enters only an empty VC (virtual cut-through, see router.cpp).
       const unsigned need = q.queue.front()->dests.count() > 1 ? vc_depth_ : 1;
@@ -192,7 +210,7 @@ void NetworkInterface::inject(uint64_t cycle) {
       f.dest = pk->dest;
       f.dests = &pk->dests;
       pk->injected = cycle;
-      pk->payload->get_extension<MemExt>()->t_req_inject = clk_.time_of(cycle);
+      pk->ext->t_req_inject = clk_.time_of(cycle);
       ++pk_in_;
     }
     --credits_[vc];

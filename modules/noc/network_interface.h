@@ -101,6 +101,8 @@ class NetworkInterface : public sc_core::sc_module, public FlitPortOwner, privat
   };
 
   bool accept(unsigned vnet, tlm::tlm_generic_payload& gp);
+  [[noreturn]] void receive_error(const Flit& f) const;
+  unsigned packet_flits(const tlm::tlm_generic_payload& gp, const MemExt* e) const;
   bool tick(uint64_t cycle) override;
   void eject(uint64_t cycle);
   void deliver();

@@ -77,7 +77,8 @@ Router::Router(sc_core::sc_module_name name, const Params& p, unsigned id, unsig
   for (size_t i = 0; i < nin * ports; ++i) new (&bdests_[i]) DestSet();
   for (size_t i = 0; i < nin * depth_; ++i) new (&mdests_[i]) DestSet();
   for (size_t i = 0; i < nin; ++i) {
-    InVc* q = new (vc_base_ + i * vc_stride_) InVc{&flits[i * depth_], 0, 0, 0, 0, 0, 0, 0, static_cast<uint32_t>(i), false};
+    InVc* q = new (vc_base_ + i * vc_stride_) InVc{&flits[i * depth_], 0, 0, 0, 0, 0, 0, 0, static_cast<uint32_t>(i),
+                                                    static_cast<uint16_t>(i / vcs_), static_cast<uint16_t>(i % vcs_), false};
     for (unsigned b = 0; b < ports; ++b) new (&q->br()[b]) Branch{0, 0, 0, 0, -1, 0, 0, kMultiDest};
   }
   scratch_.reserve(ports);
@@ -86,20 +87,26 @@ Router::Router(sc_core::sc_module_name name, const Params& p, unsigned id, unsig
 void Router::connect_in(unsigned port, FlitLink& link) {
   if (port >= ports_) error(name(), "input port ", port, " does not exist; the router has ", ports_);
   in_links_[port] = &link;
+  if (link.down == static_cast<FlitPortOwner*>(this) && link.down_port == port) link.router_down = this;
 }
 
 void Router::connect_out(unsigned port, FlitLink& link) {
   if (port >= ports_) error(name(), "output port ", port, " does not exist; the router has ", ports_);
   out_links_[port] = &link;
+  if (link.up == static_cast<FlitPortOwner*>(this) && link.up_port == port) link.router_up = this;
   for (unsigned v = 0; v < vcs_; ++v) credits_[port * vcs_ + v] = p_.vc_depth;  // downstream VCs are as deep
   busy_[port] = 0;
 }
 
-void Router::receive_flit(unsigned in_port, const Flit& f) {
+void Router::receive_error(unsigned in_port, const Flit& f) const {
   if (f.vc >= vcs_) error(name(), "flit arrived on VC ", unsigned(f.vc), " of port ", in_port, "; the router has ", vcs_);
+  error(name(), "buffer overflow on port ", in_port, " VC ", unsigned(f.vc), ": upstream sent without a credit");
+}
+
+void Router::receive_flit(unsigned in_port, const Flit& f) {
+  if (f.vc >= vcs_) receive_error(in_port, f);
   InVc& q = vc(in_port * vcs_ + f.vc);
-  if (q.size == depth_)
-    error(name(), "buffer overflow on port ", in_port, " VC ", unsigned(f.vc), ": upstream sent without a credit");
+  if (q.size == depth_) receive_error(in_port, f);
   const unsigned s = slot(q, q.size);
   Flit& dst = q.ring[s];
   dst = f;
@@ -114,7 +121,10 @@ void Router::receive_flit(unsigned in_port, const Flit& f) {
     set_bit(rc_ports_, rc_vcs_, in_port, f.vc);
     rc_next_ = std::min(rc_next_, f.ready);  // the front flit, if not this one, is no later
   }
-  clk_.wake(*this, f.ready);
+  if (f.ready < scheduled_) {  // flits arrive during a tick, usable at a later cycle
+    clk_.wake(*this, f.ready);
+    scheduled_ = f.ready;
+  }
 }
 
 void Router::receive_credit(unsigned out_port, unsigned vc, uint64_t ready) {
@@ -123,6 +133,7 @@ void Router::receive_credit(unsigned out_port, unsigned vc, uint64_t ready) {
 }
 
 bool Router::tick(uint64_t cycle) {
+  scheduled_ = UINT64_MAX;  // the ClockDomain has just cleared our slot
   if (cycle >= credit_next_) apply_credits(cycle);
   if (sa_new_ports_) {
     for (uint64_t ps = sa_new_ports_; ps; ps &= ps - 1) {
@@ -136,6 +147,7 @@ bool Router::tick(uint64_t cycle) {
   if (rc_ports_ && cycle >= rc_next_) route_heads(cycle);
   if (va_ports_) allocate_vcs(cycle);
   if (sa_ports_) allocate_switch(cycle);
+  scheduled_ = occupancy_ ? cycle + 1 : UINT64_MAX;  // returning true re-arms for cycle + 1
   return occupancy_ > 0;
 }
 
@@ -181,25 +193,18 @@ uint64_t vc_range(unsigned lo, unsigned hi) { return (~uint64_t{0} >> (64 - hi))
 
 void Router::route(unsigned p, unsigned v, InVc& q, uint64_t cycle) {
   const Flit& f = q.ring[q.head];
-  if (!f.head()) error(name(), "body flit ", f.seq, " of packet ", f.pkt->id, " at the front of an idle VC");
-  // Multicast uses virtual cut-through: with asynchronous replication an input VC keeps a flit
-  // until every branch has sent it, so a branch blocked downstream would stall its siblings
-  // mid-packet and trees could wait on each other in a cycle. A multicast packet therefore
-  // advances only into an empty VC that can hold all of it (free_vcs), and never waits there on
-  // a sibling. This needs VCs at least as deep as the packet.
-  q.whole = f.pkt->dests.count() > 1;
-  if (q.whole && f.flits > p_.vc_depth)
-    error(name(), "multicast packet ", f.pkt->id, " has ", f.flits, " flits but router.vc_depth is ", p_.vc_depth,
-          "; multicast moves by virtual cut-through (deadlock freedom), so VCs must hold a whole packet: "
-          "raise router.vc_depth to at least ", f.flits);
-  unsigned n;
-  if (f.dest != kMultiDest) {  // unicast: one branch, no destination set to split
+  // Multicast moves by virtual cut-through. With asynchronous replication an input VC keeps a
+  // flit until every branch has sent it, so a branch blocked downstream would stall its siblings
+  // mid-packet and multicast trees could wait on each other in a cycle (a deadlock seen on the
+  // mesh GPU with 9-flit replies in 8-flit VCs). A multicast packet therefore enters only empty
+  // VCs that hold all of it (free_vcs), so no branch ever waits on a sibling.
+  q.whole = f.head() && f.pkt->dest == kMultiDest;
+  if (q.whole && f.flits > p_.vc_depth) multicast_depth_error(f);
+  unsigned n = 1;
+  if (f.head() && f.dest != kMultiDest) {  // unicast: one branch, no destination set to split
     const UnicastRoute r = route_.route_unicast(id_, p, v, f);
-    if (r.port >= ports_ || !out_links_[r.port])
-      error(name(), "routing sends packet ", f.pkt->id, " (to node ", f.dest, ") through port ", r.port,
-            ", which is not connected: the routing function cannot reach that node from here");
-    if (r.vc_lo >= r.vc_hi || r.vc_hi > vcs_)
-      error(name(), "routing gave an empty or out-of-range VC class [", r.vc_lo, ", ", r.vc_hi, ")");
+    if (r.port >= ports_ || !out_links_[r.port] || r.vc_lo >= r.vc_hi || r.vc_hi > vcs_)
+      route_error(f, r.port, r.vc_lo, r.vc_hi, f.dest);
     Branch& b = q.br()[0];
     b.port = r.port;
     b.out_vc = -1;
@@ -207,31 +212,8 @@ void Router::route(unsigned p, unsigned v, InVc& q, uint64_t cycle) {
     b.va_ready = cycle + d_rc_;
     b.vc_mask = vc_range(r.vc_lo, r.vc_hi);
     b.dest = f.dest;
-    n = 1;
   } else {
-    scratch_.clear();
-    route_.route(id_, p, v, f, scratch_);
-    n = static_cast<unsigned>(scratch_.size());
-    if (n == 0) error(name(), "routing function returned no output for packet ", f.pkt->id);
-    if (n > ports_)
-      error(name(), "routing function returned ", n, " branches for packet ", f.pkt->id, " but the router has ",
-            ports_, " ports: a branch per output port at most");
-    for (unsigned i = 0; i < n; ++i) {
-      const RouteBranch& r = scratch_[i];
-      if (r.port >= ports_ || !out_links_[r.port])
-        error(name(), "routing sends packet ", f.pkt->id, " (to node ", r.dests.first(), ") through port ", r.port,
-              ", which is not connected: the routing function cannot reach that node from here");
-      if (r.vc_lo >= r.vc_hi || r.vc_hi > vcs_)
-        error(name(), "routing gave an empty or out-of-range VC class [", r.vc_lo, ", ", r.vc_hi, ")");
-      Branch& b = q.br()[i];
-      b.port = r.port;
-      b.out_vc = -1;
-      b.sent = 0;
-      b.va_ready = cycle + d_rc_;
-      b.vc_mask = vc_range(r.vc_lo, r.vc_hi);
-      b.dest = r.dests.single_member() ? static_cast<uint16_t>(r.dests.first()) : kMultiDest;
-      bdests_[q.index * ports_ + i] = r.dests;
-    }
+    n = route_multicast(p, v, q, cycle);
   }
   q.nbr = n;
   q.va_pending = n;
@@ -244,17 +226,40 @@ void Router::route(unsigned p, unsigned v, InVc& q, uint64_t cycle) {
   replicas_ += n - 1;
 }
 
-uint64_t Router::free_vcs(const InVc& q, const Branch& b) const {
-  uint64_t free = b.vc_mask & ~busy_[b.port];
-  if (q.whole)  // multicast: empty VCs only (all credits back)
-    for (uint64_t m = free; m; m &= m - 1) {
-      const unsigned vc = static_cast<unsigned>(__builtin_ctzll(m));
-      if (credits_[b.port * vcs_ + vc] != p_.vc_depth) free &= ~(uint64_t{1} << vc);
-    }
-  return free;
+unsigned Router::route_multicast(unsigned p, unsigned v, InVc& q, uint64_t cycle) {
+  const Flit& f = q.ring[q.head];
+  if (!f.head()) error(name(), "body flit ", f.seq, " of packet ", f.pkt->id, " at the front of an idle VC");
+  scratch_.clear();
+  route_.route(id_, p, v, f, scratch_);
+  const unsigned n = static_cast<unsigned>(scratch_.size());
+  if (n == 0) error(name(), "routing function returned no output for packet ", f.pkt->id);
+  if (n > ports_)
+    error(name(), "routing function returned ", n, " branches for packet ", f.pkt->id, " but the router has ",
+          ports_, " ports: a branch per output port at most");
+  for (unsigned i = 0; i < n; ++i) {
+    const RouteBranch& r = scratch_[i];
+    if (r.port >= ports_ || !out_links_[r.port] || r.vc_lo >= r.vc_hi || r.vc_hi > vcs_)
+      route_error(f, r.port, r.vc_lo, r.vc_hi, r.dests.first());
+    Branch& b = q.br()[i];
+    b.port = r.port;
+    b.out_vc = -1;
+    b.sent = 0;
+    b.va_ready = cycle + d_rc_;
+    b.vc_mask = vc_range(r.vc_lo, r.vc_hi);
+    b.dest = r.dests.single_member() ? static_cast<uint16_t>(r.dests.first()) : kMultiDest;
+    bdests_[q.index * ports_ + i] = r.dests;
+  }
+  return n;
 }
 
-void Router::grant_vc(unsigned p, unsigned v, InVc& q, Branch& b, unsigned vc, uint64_t cycle) {
+void Router::route_error(const Flit& f, unsigned port, unsigned vc_lo, unsigned vc_hi, unsigned node) const {
+  if (port >= ports_ || !out_links_[port])
+    error(name(), "routing sends packet ", f.pkt->id, " (to node ", node, ") through port ", port,
+          ", which is not connected: the routing function cannot reach that node from here");
+  error(name(), "routing gave an empty or out-of-range VC class [", vc_lo, ", ", vc_hi, ")");
+}
+
+inline void Router::grant_vc(unsigned p, unsigned v, InVc& q, Branch& b, unsigned vc, uint64_t cycle) {
   busy_[b.port] |= uint64_t{1} << vc;
   b.out_vc = static_cast<int>(vc);
   b.credit = b.port * vcs_ + vc;
@@ -266,6 +271,22 @@ void Router::grant_vc(unsigned p, unsigned v, InVc& q, Branch& b, unsigned vc, u
   else set_bit(sa_ports_, sa_vcs_, p, v);
 }
 
+void Router::multicast_depth_error(const Flit& f) const {
+  error(name(), "multicast packet ", f.pkt->id, " has ", f.flits, " flits but router.vc_depth is ", p_.vc_depth,
+        "; multicast moves by virtual cut-through (deadlock freedom), so a VC must hold a whole packet: "
+        "raise router.vc_depth to at least ", f.flits);
+}
+
+uint64_t Router::free_vcs(const InVc& q, const Branch& b) const {
+  uint64_t free = b.vc_mask & ~busy_[b.port];
+  if (q.whole)  // multicast: empty VCs only (every credit back)
+    for (uint64_t m = free; m; m &= m - 1) {
+      const unsigned vc = static_cast<unsigned>(__builtin_ctzll(m));
+      if (credits_[b.port * vcs_ + vc] != p_.vc_depth) free &= ~(uint64_t{1} << vc);
+    }
+  return free;
+}
+
 void Router::allocate_vcs(uint64_t cycle) {
   if (va_waiting_ == 1) {  // a single waiting branch in the router: no order to establish
     const unsigned p = static_cast<unsigned>(__builtin_ctzll(va_ports_));
@@ -274,7 +295,7 @@ void Router::allocate_vcs(uint64_t cycle) {
     Branch* b = q.br();
     while (b->out_vc >= 0) ++b;
     if (b->va_ready > cycle) return;
-    const uint64_t free = free_vcs(q, *b);
+    const uint64_t free = q.whole ? free_vcs(q, *b) : b->vc_mask & ~busy_[b->port];
     if (!free) {
       ++va_stalls_;
       return;
@@ -284,14 +305,61 @@ void Router::allocate_vcs(uint64_t cycle) {
   }
   // Requests: (output port, rotated input-VC index, branch); served per output round-robin,
   // lowest free VC of the branch's class first. A request whose class is already full before
-  // any grant is a stall whatever the order (grants only take VCs), so it skips the sort; the
+  // any grant is a stall whatever the order (grants only take VCs), so it is not queued; the
   // first 64 requests in (port, VC, branch) order are considered, as ever.
-  // One request is one integer, (output port, rotated index) in the high bits so that sorting
-  // the integers sorts the requests; the low bits say where the branch is.
-  uint64_t reqs[64];
-  unsigned n = 0, seen = 0;
   const unsigned nin = ports_ * vcs_;
   const uint64_t* busy = busy_;
+  unsigned seen = 0;
+  if (nin <= 64) {
+    // Per output port, the requesting input VCs as a bit mask: serving it upward from the
+    // port's pointer, wrapping around, is the round-robin order.
+    uint64_t by_port[64];
+    uint64_t req_ports = 0;
+    for (uint64_t ps = va_ports_; ps; ps &= ps - 1) {
+      const unsigned p = static_cast<unsigned>(__builtin_ctzll(ps));
+      for (uint64_t a = va_vcs_[p]; a; a &= a - 1) {
+        const unsigned idx = p * vcs_ + static_cast<unsigned>(__builtin_ctzll(a));
+        const InVc& q = vc(idx);
+        for (unsigned i = 0; i < q.nbr; ++i) {
+          const Branch& b = q.br()[i];
+          if (b.out_vc >= 0 || b.va_ready > cycle || seen == 64) continue;
+          ++seen;
+          if (!(q.whole ? free_vcs(q, b) : b.vc_mask & ~busy[b.port])) {
+            ++va_stalls_;
+            continue;
+          }
+          if (!(req_ports >> b.port & 1)) by_port[b.port] = 0;
+          by_port[b.port] |= uint64_t{1} << idx;
+          req_ports |= uint64_t{1} << b.port;
+        }
+      }
+    }
+    for (; req_ports; req_ports &= req_ports - 1) {
+      const unsigned port = static_cast<unsigned>(__builtin_ctzll(req_ports));
+      const uint64_t m = by_port[port];
+      const unsigned ptr = va_ptr_[port];
+      const uint64_t upper = ptr >= 64 ? 0 : m & (~uint64_t{0} << ptr);
+      for (uint64_t part : {upper, m & ~upper}) {
+        for (; part; part &= part - 1) {
+          InVc& q = vc(static_cast<unsigned>(__builtin_ctzll(part)));
+          Branch* b = q.br();
+          if (q.nbr > 1)
+            while (b->port != port || b->out_vc >= 0) ++b;
+          const uint64_t free = q.whole ? free_vcs(q, *b) : b->vc_mask & ~busy_[port];
+          if (!free) {
+            ++va_stalls_;
+            continue;
+          }
+          grant_vc(q.port, q.vc, q, *b, static_cast<unsigned>(__builtin_ctzll(free)), cycle);
+        }
+      }
+    }
+    return;
+  }
+  // Larger routers: one integer per request, (output port, rotated index) in the high bits so
+  // that sorting the integers sorts the requests; the low bits say where the branch is.
+  uint64_t reqs[64];
+  unsigned n = 0;
   for (uint64_t ps = va_ports_; ps; ps &= ps - 1) {
     const unsigned p = static_cast<unsigned>(__builtin_ctzll(ps));
     for (uint64_t a = va_vcs_[p]; a; a &= a - 1) {
@@ -319,21 +387,40 @@ void Router::allocate_vcs(uint64_t cycle) {
     reqs[j] = r;
   }
   for (unsigned i = 0; i < n; ++i) {
-    const unsigned idx = static_cast<unsigned>(reqs[i] >> 16) & 0xffffff;
+    const unsigned port = static_cast<unsigned>(reqs[i] >> 52), idx = static_cast<unsigned>(reqs[i] >> 16) & 0xffffff;
     InVc& q = vc(idx);
     Branch& b = q.br()[reqs[i] & 0xffff];
-    const uint64_t free = free_vcs(q, b);
+    const uint64_t free = q.whole ? free_vcs(q, b) : b.vc_mask & ~busy_[port];
     if (!free) {
       ++va_stalls_;
       continue;
     }
-    const unsigned p = idx / vcs_;
-    grant_vc(p, idx - p * vcs_, q, b, static_cast<unsigned>(__builtin_ctzll(free)), cycle);
+    grant_vc(q.port, q.vc, q, b, static_cast<unsigned>(__builtin_ctzll(free)), cycle);
   }
 }
 
 void Router::allocate_switch(uint64_t cycle) {
   const uint64_t body_ready = body_ready_;
+  // One VC with one branch is a candidate: it alone can ask, and wins if it does.
+  if (!(sa_ports_ & (sa_ports_ - 1))) {
+    const unsigned p = static_cast<unsigned>(__builtin_ctzll(sa_ports_));
+    const uint64_t vcs = sa_vcs_[p];
+    if (!(vcs & (vcs - 1))) {
+      const unsigned v = static_cast<unsigned>(__builtin_ctzll(vcs));
+      InVc& q = vc(p * vcs_ + v);
+      if (q.nbr == 1) {
+        Branch& b = q.br()[0];
+        if (!q.size) return;
+        const Flit& f = q.ring[q.head];
+        if (f.ready + body_ready > cycle || (f.head() && b.sa_ready > cycle) || !credits_[b.credit]) return;
+        sa_.allocate_one(p, v, uint64_t{1} << b.port);
+        send(q, b, 0, cycle);
+        pop(p, v, q, cycle);
+        if (q.tails_sent == 1) finish_packet(p, v, q);
+        return;
+      }
+    }
+  }
   const unsigned* credits = credits_;
   unsigned requesting = 0, nreq = 0;
   unsigned p1 = 0, v1 = 0;  // the first request is held back: alone, it skips the allocator's loops
@@ -410,7 +497,9 @@ void Router::pop(unsigned p, unsigned v, InVc& q, uint64_t cycle) {
   q.head = --q.size ? slot(q, 1) : 0;
   ++q.popped;
   --occupancy_;
-  in_links_[p]->credit(v, cycle + 1);
+  FlitLink* l = in_links_[p];
+  if (l->router_up) l->router_up->Router::receive_credit(l->up_port, v, cycle + 1 + l->credit_latency);
+  else l->credit(v, cycle + 1);
 }
 
 void Router::finish_packet(unsigned p, unsigned v, InVc& q) {
@@ -440,7 +529,13 @@ void Router::send(InVc& q, Branch& b, unsigned idx, uint64_t cycle) {
   }
   // SA in `cycle`, ST in cycle + 1, then link_latency cycles on the link.
   FlitLink* l = out_links_[b.port];
-  l->send(f, cycle + 2 + l->latency);
+  if (l->router_down) {  // FlitLink::send without the virtual call
+    f.ready = cycle + 2 + l->latency;
+    ++l->flits;
+    l->router_down->Router::receive_flit(l->down_port, f);
+  } else {
+    l->send(f, cycle + 2 + l->latency);
+  }
 }
 
 }  // namespace gpusc::noc

@@ -21,6 +21,10 @@
 // for a new packet once the previous tail has been sent (non-atomic VC reuse, as BookSim);
 // credits are sent in the cycle a flit leaves the input buffer's ST stage.
 // An idle router is not ticked; one with flits is ticked every cycle until it drains.
+// Implementation (speed, docs/bench-noc.md): per input port a bit map per stage (RC, VA, SA)
+// names the VCs with work of that kind, so a tick visits only those, in (port, VC) order; all
+// per-port and per-VC state lives in one block; a lone request skips the allocators' general
+// loops with the same outcome (grants, round-robin pointers, stall counts).
 #pragma once
 #include <cstdint>
 #include <string>
@@ -105,6 +109,7 @@ class Router : public sc_core::sc_module, public FlitPortOwner, private Tickable
     uint32_t tails_sent;  // branches done with the front packet
     uint32_t flits;       // length of the front packet
     uint32_t index;       // port * vcs + vc
+    uint16_t port, vc;    // its input port and VC
     bool whole;           // front packet is multicast: its branches take only empty output VCs
     Branch* br() { return reinterpret_cast<Branch*>(this + 1); }
     const Branch* br() const { return reinterpret_cast<const Branch*>(this + 1); }
@@ -118,8 +123,12 @@ class Router : public sc_core::sc_module, public FlitPortOwner, private Tickable
   void apply_credits(uint64_t cycle);
   void route_heads(uint64_t cycle);
   void route(unsigned p, unsigned v, InVc& q, uint64_t cycle);
+  unsigned route_multicast(unsigned p, unsigned v, InVc& q, uint64_t cycle);
+  [[noreturn]] void receive_error(unsigned in_port, const Flit& f) const;
+  [[noreturn]] void route_error(const Flit& f, unsigned port, unsigned vc_lo, unsigned vc_hi, unsigned node) const;
   void allocate_vcs(uint64_t cycle);
   uint64_t free_vcs(const InVc& q, const Branch& b) const;
+  [[noreturn]] void multicast_depth_error(const Flit& f) const;
   void grant_vc(unsigned p, unsigned v, InVc& q, Branch& b, unsigned vc, uint64_t cycle);
   void allocate_switch(uint64_t cycle);
   void send(InVc& q, Branch& b, unsigned idx, uint64_t cycle);
@@ -156,6 +165,9 @@ class Router : public sc_core::sc_module, public FlitPortOwner, private Tickable
   // Lower bounds on the first cycle RC or a credit can be due; tick() skips them before.
   uint64_t rc_next_ = UINT64_MAX;
   uint64_t credit_next_ = UINT64_MAX;
+  // A cycle the router is already scheduled for, at or after its ClockDomain slot (UINT64_MAX:
+  // asleep): a flit usable no earlier needs no wake-up call (the call would change nothing).
+  uint64_t scheduled_ = UINT64_MAX;
   uint64_t* rc_vcs_;             // [port] front packet awaits routing
   uint64_t* va_vcs_;             // [port] some branch awaits an output VC
   uint64_t* sa_vcs_;             // [port] some branch holds an output VC and has flits to send

@@ -41,8 +41,14 @@ void SwitchAllocator::allocate() {
   contended_ = 0;
 }
 
+namespace {
+[[noreturn]] void pending_error() {
+  error("gpusc.noc.switch_allocator", "allocate_one() with requests pending; use allocate()");
+}
+}  // namespace
+
 void SwitchAllocator::allocate_one(unsigned in, unsigned vc, uint64_t out_mask) {
-  if (active_in_) error("gpusc.noc.switch_allocator", "allocate_one() with requests pending; use allocate()");
+  if (active_in_) pending_error();
   for (uint64_t g = granted_in_; g; g &= g - 1) {
     const unsigned i = static_cast<unsigned>(__builtin_ctzll(g));
     grant_vc_[i] = -1;

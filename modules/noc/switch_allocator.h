@@ -7,6 +7,9 @@
 //   islip     : one-iteration iSLIP (outputs grant round-robin, inputs accept round-robin;
 //               pointers move only on an accepted grant), as paper 000 §IV uses
 // Limits: 64 ports, 64 VCs per port.
+// When every input asks with one VC and no output is asked twice, both policies grant every
+// request whole; allocate() then skips the arbitration loops (same grants, same pointer moves),
+// and allocate_one() is that case for a cycle's single request.
 #pragma once
 #include <cstdint>
 #include <vector>
