@@ -190,10 +190,8 @@ void NetworkInterface::inject(uint64_t cycle) {
     // whichever order the NI and its source run in within the cycle.
     if (q.queue.empty() || q.queue.front()->created >= cycle) continue;
     if (q.vc < 0) {
-      // A multicast packet enters only an empty VC (virtual cut-through, see router.cpp).
-      const unsigned need = q.queue.front()->dests.count() > 1 ? vc_depth_ : 1;
       for (unsigned c = v * vpv_; c < (v + 1) * vpv_; ++c)
-        if (!(vc_busy_ >> c & 1) && credits_[c] >= need) { q.vc = static_cast<int>(c); break; }
+        if (!(vc_busy_ >> c & 1) && credits_[c] > 0) { q.vc = static_cast<int>(c); break; }
       if (q.vc < 0) continue;
       vc_busy_ |= uint64_t{1} << q.vc;
     }

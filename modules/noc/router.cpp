@@ -78,7 +78,7 @@ Router::Router(sc_core::sc_module_name name, const Params& p, unsigned id, unsig
   for (size_t i = 0; i < nin * depth_; ++i) new (&mdests_[i]) DestSet();
   for (size_t i = 0; i < nin; ++i) {
     InVc* q = new (vc_base_ + i * vc_stride_) InVc{&flits[i * depth_], 0, 0, 0, 0, 0, 0, 0, static_cast<uint32_t>(i),
-                                                    static_cast<uint16_t>(i / vcs_), static_cast<uint16_t>(i % vcs_), false};
+                                                    static_cast<uint16_t>(i / vcs_), static_cast<uint16_t>(i % vcs_)};
     for (unsigned b = 0; b < ports; ++b) new (&q->br()[b]) Branch{0, 0, 0, 0, -1, 0, 0, kMultiDest};
   }
   scratch_.reserve(ports);
@@ -193,13 +193,13 @@ uint64_t vc_range(unsigned lo, unsigned hi) { return (~uint64_t{0} >> (64 - hi))
 
 void Router::route(unsigned p, unsigned v, InVc& q, uint64_t cycle) {
   const Flit& f = q.ring[q.head];
-  // Multicast moves by virtual cut-through. With asynchronous replication an input VC keeps a
-  // flit until every branch has sent it, so a branch blocked downstream would stall its siblings
-  // mid-packet and multicast trees could wait on each other in a cycle (a deadlock seen on the
-  // mesh GPU with 9-flit replies in 8-flit VCs). A multicast packet therefore enters only empty
-  // VCs that hold all of it (free_vcs), so no branch ever waits on a sibling.
-  q.whole = f.head() && f.pkt->dest == kMultiDest;
-  if (q.whole && f.flits > p_.vc_depth) multicast_depth_error(f);
+  // A multicast packet must fit in one VC. With asynchronous replication an input VC keeps a flit
+  // until every branch has sent it; if the packet were longer than the VC, a branch could hold
+  // its output VC waiting for flits that a blocked sibling keeps out of the buffer, and trees
+  // could wait on each other in a cycle (seen on the mesh GPU: 9-flit replies, 8-flit VCs). When
+  // it fits, all its flits can enter the input VC whatever the siblings do, so each branch waits
+  // only on its own downstream path and dimension-order trees stay deadlock-free.
+  if (f.head() && f.pkt->dest == kMultiDest && f.flits > p_.vc_depth) multicast_depth_error(f);
   unsigned n = 1;
   if (f.head() && f.dest != kMultiDest) {  // unicast: one branch, no destination set to split
     const UnicastRoute r = route_.route_unicast(id_, p, v, f);
@@ -273,18 +273,8 @@ inline void Router::grant_vc(unsigned p, unsigned v, InVc& q, Branch& b, unsigne
 
 void Router::multicast_depth_error(const Flit& f) const {
   error(name(), "multicast packet ", f.pkt->id, " has ", f.flits, " flits but router.vc_depth is ", p_.vc_depth,
-        "; multicast moves by virtual cut-through (deadlock freedom), so a VC must hold a whole packet: "
+        "; with asynchronous replication a VC must hold a whole multicast packet (deadlock freedom): "
         "raise router.vc_depth to at least ", f.flits);
-}
-
-uint64_t Router::free_vcs(const InVc& q, const Branch& b) const {
-  uint64_t free = b.vc_mask & ~busy_[b.port];
-  if (q.whole)  // multicast: empty VCs only (every credit back)
-    for (uint64_t m = free; m; m &= m - 1) {
-      const unsigned vc = static_cast<unsigned>(__builtin_ctzll(m));
-      if (credits_[b.port * vcs_ + vc] != p_.vc_depth) free &= ~(uint64_t{1} << vc);
-    }
-  return free;
 }
 
 void Router::allocate_vcs(uint64_t cycle) {
@@ -295,7 +285,7 @@ void Router::allocate_vcs(uint64_t cycle) {
     Branch* b = q.br();
     while (b->out_vc >= 0) ++b;
     if (b->va_ready > cycle) return;
-    const uint64_t free = q.whole ? free_vcs(q, *b) : b->vc_mask & ~busy_[b->port];
+    const uint64_t free = b->vc_mask & ~busy_[b->port];
     if (!free) {
       ++va_stalls_;
       return;
@@ -324,7 +314,7 @@ void Router::allocate_vcs(uint64_t cycle) {
           const Branch& b = q.br()[i];
           if (b.out_vc >= 0 || b.va_ready > cycle || seen == 64) continue;
           ++seen;
-          if (!(q.whole ? free_vcs(q, b) : b.vc_mask & ~busy[b.port])) {
+          if (!(b.vc_mask & ~busy[b.port])) {
             ++va_stalls_;
             continue;
           }
@@ -345,7 +335,7 @@ void Router::allocate_vcs(uint64_t cycle) {
           Branch* b = q.br();
           if (q.nbr > 1)
             while (b->port != port || b->out_vc >= 0) ++b;
-          const uint64_t free = q.whole ? free_vcs(q, *b) : b->vc_mask & ~busy_[port];
+          const uint64_t free = b->vc_mask & ~busy_[port];
           if (!free) {
             ++va_stalls_;
             continue;
@@ -370,7 +360,7 @@ void Router::allocate_vcs(uint64_t cycle) {
         const Branch& b = q.br()[i];
         if (b.out_vc >= 0 || b.va_ready > cycle || seen == 64) continue;
         ++seen;
-        if (!(q.whole ? free_vcs(q, b) : b.vc_mask & ~busy[b.port])) {
+        if (!(b.vc_mask & ~busy[b.port])) {
           ++va_stalls_;
           continue;
         }
@@ -390,7 +380,7 @@ void Router::allocate_vcs(uint64_t cycle) {
     const unsigned port = static_cast<unsigned>(reqs[i] >> 52), idx = static_cast<unsigned>(reqs[i] >> 16) & 0xffffff;
     InVc& q = vc(idx);
     Branch& b = q.br()[reqs[i] & 0xffff];
-    const uint64_t free = q.whole ? free_vcs(q, b) : b.vc_mask & ~busy_[port];
+    const uint64_t free = b.vc_mask & ~busy_[port];
     if (!free) {
       ++va_stalls_;
       continue;

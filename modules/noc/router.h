@@ -110,7 +110,6 @@ class Router : public sc_core::sc_module, public FlitPortOwner, private Tickable
     uint32_t flits;       // length of the front packet
     uint32_t index;       // port * vcs + vc
     uint16_t port, vc;    // its input port and VC
-    bool whole;           // front packet is multicast: its branches take only empty output VCs
     Branch* br() { return reinterpret_cast<Branch*>(this + 1); }
     const Branch* br() const { return reinterpret_cast<const Branch*>(this + 1); }
   };
@@ -127,7 +126,6 @@ class Router : public sc_core::sc_module, public FlitPortOwner, private Tickable
   [[noreturn]] void receive_error(unsigned in_port, const Flit& f) const;
   [[noreturn]] void route_error(const Flit& f, unsigned port, unsigned vc_lo, unsigned vc_hi, unsigned node) const;
   void allocate_vcs(uint64_t cycle);
-  uint64_t free_vcs(const InVc& q, const Branch& b) const;
   [[noreturn]] void multicast_depth_error(const Flit& f) const;
   void grant_vc(unsigned p, unsigned v, InVc& q, Branch& b, unsigned vc, uint64_t cycle);
   void allocate_switch(uint64_t cycle);

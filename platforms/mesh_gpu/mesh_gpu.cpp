@@ -42,7 +42,7 @@ noc::Network::Params MeshGpu::Params::noc_defaults() {
   n.routing = "xy-xy";
   n.router.vnets = 2;
   n.router.vcs_per_vnet = 2;
-  n.router.vc_depth = 9;  // one 9-flit reply per VC: multicast moves by virtual cut-through
+  n.router.vc_depth = 9;  // a 9-flit multicast reply must fit in one VC (router.cpp, deadlock freedom)
   n.router.pipeline = 3;
   n.ni.flit_bytes = 16;
   n.ni.header_bytes = 8;

@@ -106,7 +106,7 @@ TEST_CASE("mesh_gpu+pcu: a reply to k SMs is one packet costing its DOR tree, fe
 // With asynchronous replication an input VC frees a flit only after every branch has sent it; if
 // a packet is longer than a VC, a branch can hold its output VC waiting for flits that a blocked
 // sibling keeps in the buffer, and trees branching east and west along the MC row deadlock (this
-// gemm run did, before multicast moved by virtual cut-through). Now 9-flit multicast replies
+// gemm run did, before the check existed). Now 9-flit multicast replies
 // through 8-flit VCs are a configuration error naming the fix, not a silent hang.
 TEST_CASE("mesh_gpu+pcu: multicast packets longer than a VC are a clear error", "[mesh_gpu][pcu]") {
   MeshGpu::Params p = small_params("ics8x8+pcu");
