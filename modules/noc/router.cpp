@@ -199,7 +199,9 @@ void Router::route(unsigned p, unsigned v, InVc& q, uint64_t cycle) {
   // could wait on each other in a cycle (seen on the mesh GPU: 9-flit replies, 8-flit VCs). When
   // it fits, all its flits can enter the input VC whatever the siblings do, so each branch waits
   // only on its own downstream path and dimension-order trees stay deadlock-free.
-  if (f.head() && f.pkt->dest == kMultiDest && f.flits > p_.vc_depth) multicast_depth_error(f);
+  // (VCs are equally deep everywhere, so the check at any router a tree passes with several
+  // destinations still ahead, the first one included, covers the whole tree.)
+  if (f.head() && f.dest == kMultiDest && f.flits > p_.vc_depth) multicast_depth_error(f);
   unsigned n = 1;
   if (f.head() && f.dest != kMultiDest) {  // unicast: one branch, no destination set to split
     const UnicastRoute r = route_.route_unicast(id_, p, v, f);
