@@ -183,10 +183,7 @@ bool Cache::accept_up(Payload& gp) {
   if (e.is_reply || (e.kind != MemKind::Read && e.kind != MemKind::Write && e.kind != MemKind::Atomic))
     error(name(), "up_in received a ", to_string(e.kind), e.is_reply ? " reply" : " request", " for ",
           hex(gp.get_address()), "; a cache takes read, write and atomic requests from above");
-  if (in_q_.size() >= p_.in_queue) return false;
-  in_q_.push_back({clk_.cycle_after(sc_core::sc_time_stamp()), &gp});
-  clk_.wake_after_now(*this);
-  return true;
+  return latch(in_q_, p_.in_queue, gp);
 }
 
 bool Cache::accept_down(Payload& gp) {
@@ -194,8 +191,12 @@ bool Cache::accept_down(Payload& gp) {
   if (!e.is_reply || (e.kind != MemKind::Read && e.kind != MemKind::Write && e.kind != MemKind::Atomic))
     error(name(), "down_in received a ", to_string(e.kind), e.is_reply ? " reply" : " request", " for ",
           hex(gp.get_address()), "; only read fills, write acks and atomic replies come from below");
-  if (down_q_.size() >= p_.fill_queue) return false;
-  down_q_.push_back({clk_.cycle_after(sc_core::sc_time_stamp()), &gp});
+  return latch(down_q_, p_.fill_queue, gp);
+}
+
+bool Cache::latch(std::deque<Timed>& q, size_t limit, Payload& gp) {
+  if (q.size() >= limit) return false;
+  q.push_back({clk_.cycle_after(sc_core::sc_time_stamp()), &gp});
   clk_.wake_after_now(*this);
   return true;
 }

@@ -178,6 +178,8 @@ class Cache : public sc_core::sc_module, private Tickable {
   bool tick(uint64_t cycle) override;
   bool accept_up(Payload& gp);
   bool accept_down(Payload& gp);
+  // Takes gp into q (usable from the next edge) unless q holds `limit` messages.
+  bool latch(std::deque<Timed>& q, size_t limit, Payload& gp);
   void retire_hits(uint64_t cycle);
   void handle_down(uint64_t cycle);
   void lookups(uint64_t cycle);

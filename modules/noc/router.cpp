@@ -279,6 +279,17 @@ void Router::multicast_depth_error(const Flit& f) const {
         "raise router.vc_depth to at least ", f.flits);
 }
 
+// Whether branch b asks for an output VC this cycle: it has none yet, its RC is done, it is among
+// the first 64 asked for, and its VC class is not already full (that is a stall whatever the
+// order, since grants only take VCs).
+inline bool Router::va_request(const Branch& b, uint64_t cycle, unsigned& seen) {
+  if (b.out_vc >= 0 || b.va_ready > cycle || seen == 64) return false;
+  ++seen;
+  if (b.vc_mask & ~busy_[b.port]) return true;
+  ++va_stalls_;
+  return false;
+}
+
 void Router::allocate_vcs(uint64_t cycle) {
   if (va_waiting_ == 1) {  // a single waiting branch in the router: no order to establish
     const unsigned p = static_cast<unsigned>(__builtin_ctzll(va_ports_));
@@ -300,7 +311,6 @@ void Router::allocate_vcs(uint64_t cycle) {
   // any grant is a stall whatever the order (grants only take VCs), so it is not queued; the
   // first 64 requests in (port, VC, branch) order are considered, as ever.
   const unsigned nin = ports_ * vcs_;
-  const uint64_t* busy = busy_;
   unsigned seen = 0;
   if (nin <= 64) {
     // Per output port, the requesting input VCs as a bit mask: serving it upward from the
@@ -314,12 +324,7 @@ void Router::allocate_vcs(uint64_t cycle) {
         const InVc& q = vc(idx);
         for (unsigned i = 0; i < q.nbr; ++i) {
           const Branch& b = q.br()[i];
-          if (b.out_vc >= 0 || b.va_ready > cycle || seen == 64) continue;
-          ++seen;
-          if (!(b.vc_mask & ~busy[b.port])) {
-            ++va_stalls_;
-            continue;
-          }
+          if (!va_request(b, cycle, seen)) continue;
           if (!(req_ports >> b.port & 1)) by_port[b.port] = 0;
           by_port[b.port] |= uint64_t{1} << idx;
           req_ports |= uint64_t{1} << b.port;
@@ -360,12 +365,7 @@ void Router::allocate_vcs(uint64_t cycle) {
       const InVc& q = vc(idx);
       for (unsigned i = 0; i < q.nbr; ++i) {
         const Branch& b = q.br()[i];
-        if (b.out_vc >= 0 || b.va_ready > cycle || seen == 64) continue;
-        ++seen;
-        if (!(b.vc_mask & ~busy[b.port])) {
-          ++va_stalls_;
-          continue;
-        }
+        if (!va_request(b, cycle, seen)) continue;
         const unsigned ptr = va_ptr_[b.port], key = idx >= ptr ? idx - ptr : idx + nin - ptr;
         reqs[n++] = uint64_t{b.port} << 52 | uint64_t{key} << 40 | uint64_t{idx} << 16 | i;
       }

@@ -126,6 +126,7 @@ class Router : public sc_core::sc_module, public FlitPortOwner, private Tickable
   [[noreturn]] void receive_error(unsigned in_port, const Flit& f) const;
   [[noreturn]] void route_error(const Flit& f, unsigned port, unsigned vc_lo, unsigned vc_hi, unsigned node) const;
   void allocate_vcs(uint64_t cycle);
+  bool va_request(const Branch& b, uint64_t cycle, unsigned& seen);
   [[noreturn]] void multicast_depth_error(const Flit& f) const;
   void grant_vc(unsigned p, unsigned v, InVc& q, Branch& b, unsigned vc, uint64_t cycle);
   void allocate_switch(uint64_t cycle);
