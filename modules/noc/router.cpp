@@ -50,8 +50,9 @@ Router::Router(sc_core::sc_module_name name, const Params& p, unsigned id, unsig
     off += bytes;
     return at;
   };
-  const size_t o_rc = take(ports * 8, 8), o_va = take(ports * 8, 8), o_sa = take(ports * 8, 8);
-  const size_t o_sa_new = take(ports * 8, 8);
+  words_ = static_cast<unsigned>((nin + 63) / 64);
+  const size_t o_rc = take(words_ * 8, 8), o_va = take(words_ * 8, 8), o_sa = take(words_ * 8, 8);
+  const size_t o_sa_new = take(words_ * 8, 8);
   const size_t o_busy = take(ports * 8, 8), o_links = take(2 * ports * sizeof(FlitLink*), 8);
   const size_t o_cred = take(nin * 4, 4), o_ptr = take(ports * 4, 4);
   const size_t o_vcs = take(nin * vc_stride_, 64), o_flits = take(nin * depth_ * sizeof(Flit), 64);
@@ -59,10 +60,10 @@ Router::Router(sc_core::sc_module_name name, const Params& p, unsigned id, unsig
   arena_.assign((off + 64) / 8 + 8, 0);
   unsigned char* base = reinterpret_cast<unsigned char*>(arena_.data());
   base += (64 - reinterpret_cast<uintptr_t>(base) % 64) % 64;
-  rc_vcs_ = reinterpret_cast<uint64_t*>(base + o_rc);
-  va_vcs_ = reinterpret_cast<uint64_t*>(base + o_va);
-  sa_vcs_ = reinterpret_cast<uint64_t*>(base + o_sa);
-  sa_new_vcs_ = reinterpret_cast<uint64_t*>(base + o_sa_new);
+  rc_set_.w = reinterpret_cast<uint64_t*>(base + o_rc);
+  va_set_.w = reinterpret_cast<uint64_t*>(base + o_va);
+  sa_set_.w = reinterpret_cast<uint64_t*>(base + o_sa);
+  sa_new_set_.w = reinterpret_cast<uint64_t*>(base + o_sa_new);
   busy_ = reinterpret_cast<uint64_t*>(base + o_busy);
   in_links_ = reinterpret_cast<FlitLink**>(base + o_links);
   out_links_ = in_links_ + ports;
@@ -118,7 +119,7 @@ void Router::receive_flit(unsigned in_port, const Flit& f) {
   ++q.size;
   ++occupancy_;
   if (!q.nbr) {
-    set_bit(rc_ports_, rc_vcs_, in_port, f.vc);
+    rc_set_.set(q.index);
     rc_next_ = std::min(rc_next_, f.ready);  // the front flit, if not this one, is no later
   }
   if (f.ready < scheduled_) {  // flits arrive during a tick, usable at a later cycle
@@ -135,18 +136,18 @@ void Router::receive_credit(unsigned out_port, unsigned vc, uint64_t ready) {
 bool Router::tick(uint64_t cycle) {
   scheduled_ = UINT64_MAX;  // the ClockDomain has just cleared our slot
   if (cycle >= credit_next_) apply_credits(cycle);
-  if (sa_new_ports_) {
-    for (uint64_t ps = sa_new_ports_; ps; ps &= ps - 1) {
-      const unsigned p = static_cast<unsigned>(__builtin_ctzll(ps));
-      sa_vcs_[p] |= sa_new_vcs_[p];
-      sa_new_vcs_[p] = 0;
+  if (sa_new_set_.sum) {
+    for (uint64_t s = sa_new_set_.sum; s; s &= s - 1) {
+      const unsigned wi = static_cast<unsigned>(__builtin_ctzll(s));
+      sa_set_.w[wi] |= sa_new_set_.w[wi];
+      sa_new_set_.w[wi] = 0;
     }
-    sa_ports_ |= sa_new_ports_;
-    sa_new_ports_ = 0;
+    sa_set_.sum |= sa_new_set_.sum;
+    sa_new_set_.sum = 0;
   }
-  if (rc_ports_ && cycle >= rc_next_) route_heads(cycle);
-  if (va_ports_) allocate_vcs(cycle);
-  if (sa_ports_) allocate_switch(cycle);
+  if (rc_set_.sum && cycle >= rc_next_) route_heads(cycle);
+  if (va_set_.sum) allocate_vcs(cycle);
+  if (sa_set_.sum) allocate_switch(cycle);
   scheduled_ = occupancy_ ? cycle + 1 : UINT64_MAX;  // returning true re-arms for cycle + 1
   return occupancy_ > 0;
 }
@@ -169,20 +170,16 @@ void Router::apply_credits(uint64_t cycle) {
 
 void Router::route_heads(uint64_t cycle) {
   uint64_t next = UINT64_MAX;
-  for (uint64_t ps = rc_ports_; ps; ps &= ps - 1) {
-    const unsigned p = static_cast<unsigned>(__builtin_ctzll(ps));
-    for (uint64_t a = rc_vcs_[p]; a; a &= a - 1) {
-      const unsigned v = static_cast<unsigned>(__builtin_ctzll(a));
-      InVc& q = vc(p * vcs_ + v);
-      const uint64_t ready = q.ring[q.head].ready;
-      if (ready > cycle) {
-        next = std::min(next, ready);
-        continue;
-      }
-      clear_bit(rc_ports_, rc_vcs_, p, v);
-      route(p, v, q, cycle);
+  rc_set_.each([&](unsigned idx) {
+    InVc& q = vc(idx);
+    const uint64_t ready = q.ring[q.head].ready;
+    if (ready > cycle) {
+      next = std::min(next, ready);
+      return;
     }
-  }
+    rc_set_.clear(idx);
+    route(q.port, q.vc, q, cycle);
+  });
   rc_next_ = next;
 }
 
@@ -220,7 +217,7 @@ void Router::route(unsigned p, unsigned v, InVc& q, uint64_t cycle) {
   q.nbr = n;
   q.va_pending = n;
   va_waiting_ += n;
-  set_bit(va_ports_, va_vcs_, p, v);
+  va_set_.set(q.index);
   q.flits = f.flits;
   q.popped = 0;
   q.tails_sent = 0;
@@ -261,16 +258,16 @@ void Router::route_error(const Flit& f, unsigned port, unsigned vc_lo, unsigned 
   error(name(), "routing gave an empty or out-of-range VC class [", vc_lo, ", ", vc_hi, ")");
 }
 
-inline void Router::grant_vc(unsigned p, unsigned v, InVc& q, Branch& b, unsigned vc, uint64_t cycle) {
+inline void Router::grant_vc(InVc& q, Branch& b, unsigned vc, uint64_t cycle) {
   busy_[b.port] |= uint64_t{1} << vc;
   b.out_vc = static_cast<int>(vc);
   b.credit = b.port * vcs_ + vc;
   b.sa_ready = cycle + d_va_;
   va_ptr_[b.port] = q.index + 1 == ports_ * vcs_ ? 0 : q.index + 1;
   --va_waiting_;
-  if (--q.va_pending == 0) clear_bit(va_ports_, va_vcs_, p, v);
-  if (d_va_) set_bit(sa_new_ports_, sa_new_vcs_, p, v);  // it cannot ask for the switch before
-  else set_bit(sa_ports_, sa_vcs_, p, v);
+  if (--q.va_pending == 0) va_set_.clear(q.index);
+  if (d_va_) sa_new_set_.set(q.index);  // it cannot ask for the switch before
+  else sa_set_.set(q.index);
 }
 
 void Router::multicast_depth_error(const Flit& f) const {
@@ -292,9 +289,8 @@ inline bool Router::va_request(const Branch& b, uint64_t cycle, unsigned& seen) 
 
 void Router::allocate_vcs(uint64_t cycle) {
   if (va_waiting_ == 1) {  // a single waiting branch in the router: no order to establish
-    const unsigned p = static_cast<unsigned>(__builtin_ctzll(va_ports_));
-    const unsigned v = static_cast<unsigned>(__builtin_ctzll(va_vcs_[p]));
-    InVc& q = vc(p * vcs_ + v);
+    const unsigned wi = static_cast<unsigned>(__builtin_ctzll(va_set_.sum));
+    InVc& q = vc(wi * 64 + static_cast<unsigned>(__builtin_ctzll(va_set_.w[wi])));
     Branch* b = q.br();
     while (b->out_vc >= 0) ++b;
     if (b->va_ready > cycle) return;
@@ -303,7 +299,7 @@ void Router::allocate_vcs(uint64_t cycle) {
       ++va_stalls_;
       return;
     }
-    grant_vc(p, v, q, *b, static_cast<unsigned>(__builtin_ctzll(free)), cycle);
+    grant_vc(q, *b, static_cast<unsigned>(__builtin_ctzll(free)), cycle);
     return;
   }
   // Requests: (output port, rotated input-VC index, branch); served per output round-robin,
@@ -317,38 +313,36 @@ void Router::allocate_vcs(uint64_t cycle) {
     // port's pointer, wrapping around, is the round-robin order.
     uint64_t by_port[64];
     uint64_t req_ports = 0;
-    for (uint64_t ps = va_ports_; ps; ps &= ps - 1) {
-      const unsigned p = static_cast<unsigned>(__builtin_ctzll(ps));
-      for (uint64_t a = va_vcs_[p]; a; a &= a - 1) {
-        const unsigned idx = p * vcs_ + static_cast<unsigned>(__builtin_ctzll(a));
-        const InVc& q = vc(idx);
-        for (unsigned i = 0; i < q.nbr; ++i) {
-          const Branch& b = q.br()[i];
-          if (!va_request(b, cycle, seen)) continue;
-          if (!(req_ports >> b.port & 1)) by_port[b.port] = 0;
-          by_port[b.port] |= uint64_t{1} << idx;
-          req_ports |= uint64_t{1} << b.port;
-        }
+    for (uint64_t a = va_set_.w[0]; a; a &= a - 1) {
+      const unsigned idx = static_cast<unsigned>(__builtin_ctzll(a));
+      const InVc& q = vc(idx);
+      for (unsigned i = 0; i < q.nbr; ++i) {
+        const Branch& b = q.br()[i];
+        if (!va_request(b, cycle, seen)) continue;
+        const uint64_t pb = uint64_t{1} << b.port;
+        by_port[b.port] = (req_ports & pb ? by_port[b.port] : 0) | uint64_t{1} << idx;
+        req_ports |= pb;
       }
     }
     for (; req_ports; req_ports &= req_ports - 1) {
       const unsigned port = static_cast<unsigned>(__builtin_ctzll(req_ports));
       const uint64_t m = by_port[port];
       const unsigned ptr = va_ptr_[port];
-      const uint64_t upper = ptr >= 64 ? 0 : m & (~uint64_t{0} << ptr);
-      for (uint64_t part : {upper, m & ~upper}) {
-        for (; part; part &= part - 1) {
-          InVc& q = vc(static_cast<unsigned>(__builtin_ctzll(part)));
-          Branch* b = q.br();
-          if (q.nbr > 1)
-            while (b->port != port || b->out_vc >= 0) ++b;
-          const uint64_t free = b->vc_mask & ~busy_[port];
-          if (!free) {
-            ++va_stalls_;
-            continue;
-          }
-          grant_vc(q.port, q.vc, q, *b, static_cast<unsigned>(__builtin_ctzll(free)), cycle);
+      // Round-robin from the pointer: the requesters at or above it first, then those below.
+      uint64_t hi = ptr >= 64 ? 0 : m & (~uint64_t{0} << ptr), lo = m & ~hi;
+      while (hi | lo) {
+        uint64_t& part = hi ? hi : lo;
+        InVc& q = vc(static_cast<unsigned>(__builtin_ctzll(part)));
+        part &= part - 1;
+        Branch* b = q.br();
+        if (q.nbr > 1)
+          while (b->port != port || b->out_vc >= 0) ++b;
+        const uint64_t free = b->vc_mask & ~busy_[port];
+        if (!free) {
+          ++va_stalls_;
+          continue;
         }
+        grant_vc(q, *b, static_cast<unsigned>(__builtin_ctzll(free)), cycle);
       }
     }
     return;
@@ -357,20 +351,15 @@ void Router::allocate_vcs(uint64_t cycle) {
   // that sorting the integers sorts the requests; the low bits say where the branch is.
   uint64_t reqs[64];
   unsigned n = 0;
-  for (uint64_t ps = va_ports_; ps; ps &= ps - 1) {
-    const unsigned p = static_cast<unsigned>(__builtin_ctzll(ps));
-    for (uint64_t a = va_vcs_[p]; a; a &= a - 1) {
-      const unsigned v = static_cast<unsigned>(__builtin_ctzll(a));
-      const unsigned idx = p * vcs_ + v;
-      const InVc& q = vc(idx);
-      for (unsigned i = 0; i < q.nbr; ++i) {
-        const Branch& b = q.br()[i];
-        if (!va_request(b, cycle, seen)) continue;
-        const unsigned ptr = va_ptr_[b.port], key = idx >= ptr ? idx - ptr : idx + nin - ptr;
-        reqs[n++] = uint64_t{b.port} << 52 | uint64_t{key} << 40 | uint64_t{idx} << 16 | i;
-      }
+  va_set_.each([&](unsigned idx) {
+    const InVc& q = vc(idx);
+    for (unsigned i = 0; i < q.nbr; ++i) {
+      const Branch& b = q.br()[i];
+      if (!va_request(b, cycle, seen)) continue;
+      const unsigned ptr = va_ptr_[b.port], key = idx >= ptr ? idx - ptr : idx + nin - ptr;
+      reqs[n++] = uint64_t{b.port} << 52 | uint64_t{key} << 40 | uint64_t{idx} << 16 | i;
     }
-  }
+  });
   // Insertion sort: a handful of requests per cycle.
   for (unsigned i = 1; i < n; ++i) {
     const uint64_t r = reqs[i];
@@ -387,19 +376,19 @@ void Router::allocate_vcs(uint64_t cycle) {
       ++va_stalls_;
       continue;
     }
-    grant_vc(q.port, q.vc, q, b, static_cast<unsigned>(__builtin_ctzll(free)), cycle);
+    grant_vc(q, b, static_cast<unsigned>(__builtin_ctzll(free)), cycle);
   }
 }
 
 void Router::allocate_switch(uint64_t cycle) {
   const uint64_t body_ready = body_ready_;
   // One VC with one branch is a candidate: it alone can ask, and wins if it does.
-  if (!(sa_ports_ & (sa_ports_ - 1))) {
-    const unsigned p = static_cast<unsigned>(__builtin_ctzll(sa_ports_));
-    const uint64_t vcs = sa_vcs_[p];
+  if (!(sa_set_.sum & (sa_set_.sum - 1))) {
+    const unsigned wi = static_cast<unsigned>(__builtin_ctzll(sa_set_.sum));
+    const uint64_t vcs = sa_set_.w[wi];
     if (!(vcs & (vcs - 1))) {
-      const unsigned v = static_cast<unsigned>(__builtin_ctzll(vcs));
-      InVc& q = vc(p * vcs_ + v);
+      InVc& q = vc(wi * 64 + static_cast<unsigned>(__builtin_ctzll(vcs)));
+      const unsigned p = q.port, v = q.vc;
       if (q.nbr == 1) {
         Branch& b = q.br()[0];
         if (!q.size) return;
@@ -408,54 +397,51 @@ void Router::allocate_switch(uint64_t cycle) {
         sa_.allocate_one(p, v, uint64_t{1} << b.port);
         send(q, b, 0, cycle);
         pop(p, v, q, cycle);
-        if (q.tails_sent == 1) finish_packet(p, v, q);
+        if (q.tails_sent == 1) finish_packet(q);
         return;
       }
     }
   }
   const unsigned* credits = credits_;
-  unsigned requesting = 0, nreq = 0;
+  unsigned nreq = 0;
+  uint64_t req_ports = 0;   // input ports with a request (for the stall count)
   unsigned p1 = 0, v1 = 0;  // the first request is held back: alone, it skips the allocator's loops
   uint64_t m1 = 0;
-  for (uint64_t ps = sa_ports_; ps; ps &= ps - 1) {
-    const unsigned p = static_cast<unsigned>(__builtin_ctzll(ps));
-    bool any = false;
-    for (uint64_t a = sa_vcs_[p]; a; a &= a - 1) {
-      const unsigned v = static_cast<unsigned>(__builtin_ctzll(a));
-      const InVc& q = vc(p * vcs_ + v);
-      uint64_t mask = 0;
-      if (q.nbr == 1) {
-        // One branch: it holds an output VC (else the VC would not be here), has flits left, and
-        // its next flit is the front one (a slot is freed as soon as the branch sends it).
-        const Branch& b = q.br()[0];
-        if (!q.size) continue;
-        const Flit& f = q.ring[q.head];
-        if (f.ready + body_ready > cycle || (f.head() && b.sa_ready > cycle) || !credits[b.credit]) continue;
-        mask = uint64_t{1} << b.port;
-      } else {
-        for (unsigned i = 0; i < q.nbr; ++i) {
-          const Branch& b = q.br()[i];
-          if (b.out_vc < 0 || b.sent == q.flits) continue;
-          const unsigned idx = b.sent - q.popped;
-          if (idx >= q.size) continue;
-          const Flit& f = q.ring[slot(q, idx)];
-          if (f.ready + body_ready > cycle || (f.head() && b.sa_ready > cycle)) continue;
-          if (!credits[b.credit]) continue;
-          mask |= uint64_t{1} << b.port;
-        }
-        if (!mask) continue;
+  sa_set_.each([&](unsigned idx) {
+    const InVc& q = vc(idx);
+    uint64_t mask = 0;
+    if (q.nbr == 1) {
+      // One branch: it holds an output VC (else the VC would not be here), has flits left, and
+      // its next flit is the front one (a slot is freed as soon as the branch sends it).
+      const Branch& b = q.br()[0];
+      if (!q.size) return;
+      const Flit& f = q.ring[q.head];
+      const bool ready = (f.ready + body_ready <= cycle) & (!f.head() | (b.sa_ready <= cycle));
+      if (!(ready & (credits[b.credit] != 0))) return;
+      mask = uint64_t{1} << b.port;
+    } else {
+      for (unsigned i = 0; i < q.nbr; ++i) {
+        const Branch& b = q.br()[i];
+        if (b.out_vc < 0 || b.sent == q.flits) continue;
+        const unsigned k = b.sent - q.popped;
+        if (k >= q.size) continue;
+        const Flit& f = q.ring[slot(q, k)];
+        if (f.ready + body_ready > cycle || (f.head() && b.sa_ready > cycle)) continue;
+        if (!credits[b.credit]) continue;
+        mask |= uint64_t{1} << b.port;
       }
-      if (nreq++ == 0) {
-        p1 = p, v1 = v, m1 = mask;
-      } else {
-        if (nreq == 2) sa_.request(p1, v1, m1);
-        sa_.request(p, v, mask);
-      }
-      any = true;
+      if (!mask) return;
     }
-    requesting += any;
-  }
+    req_ports |= uint64_t{1} << q.port;
+    if (nreq++ == 0) {
+      p1 = q.port, v1 = q.vc, m1 = mask;
+    } else {
+      if (nreq == 2) sa_.request(p1, v1, m1);
+      sa_.request(q.port, q.vc, mask);
+    }
+  });
   if (!nreq) return;
+  const unsigned requesting = static_cast<unsigned>(__builtin_popcountll(req_ports));
   if (nreq == 1) sa_.allocate_one(p1, v1, m1);
   else sa_.allocate();
   unsigned won = 0;
@@ -467,7 +453,7 @@ void Router::allocate_switch(uint64_t cycle) {
     if (q.nbr == 1) {
       send(q, q.br()[0], 0, cycle);
       pop(p, v, q, cycle);
-      if (q.tails_sent == 1) finish_packet(p, v, q);
+      if (q.tails_sent == 1) finish_packet(q);
       continue;
     }
     const uint64_t outs = sa_.granted_outs(p);
@@ -479,7 +465,7 @@ void Router::allocate_switch(uint64_t cycle) {
     }
     // Free the slots every branch has sent; the credit leaves with the flit (ST, next cycle).
     while (q.size && q.popped < min_sent) pop(p, v, q, cycle);
-    if (q.tails_sent == q.nbr) finish_packet(p, v, q);
+    if (q.tails_sent == q.nbr) finish_packet(q);
   }
   sa_stalls_ += requesting - won;
 }
@@ -494,13 +480,13 @@ void Router::pop(unsigned p, unsigned v, InVc& q, uint64_t cycle) {
   else l->credit(v, cycle + 1);
 }
 
-void Router::finish_packet(unsigned p, unsigned v, InVc& q) {
+void Router::finish_packet(InVc& q) {
   q.nbr = 0;
   q.popped = 0;
   q.tails_sent = 0;
-  clear_bit(sa_ports_, sa_vcs_, p, v);
+  sa_set_.clear(q.index);
   if (q.size) {
-    set_bit(rc_ports_, rc_vcs_, p, v);
+    rc_set_.set(q.index);
     rc_next_ = std::min(rc_next_, q.ring[q.head].ready);
   }
 }

@@ -128,26 +128,41 @@ class Router : public sc_core::sc_module, public FlitPortOwner, private Tickable
   void allocate_vcs(uint64_t cycle);
   bool va_request(const Branch& b, uint64_t cycle, unsigned& seen);
   [[noreturn]] void multicast_depth_error(const Flit& f) const;
-  void grant_vc(unsigned p, unsigned v, InVc& q, Branch& b, unsigned vc, uint64_t cycle);
+  void grant_vc(InVc& q, Branch& b, unsigned vc, uint64_t cycle);
   void allocate_switch(uint64_t cycle);
   void send(InVc& q, Branch& b, unsigned idx, uint64_t cycle);
   void pop(unsigned p, unsigned v, InVc& q, uint64_t cycle);
-  void finish_packet(unsigned p, unsigned v, InVc& q);
+  void finish_packet(InVc& q);
   InVc& vc(unsigned index) { return *reinterpret_cast<InVc*>(vc_base_ + index * vc_stride_); }
   const InVc& vc(unsigned index) const { return *reinterpret_cast<const InVc*>(vc_base_ + index * vc_stride_); }
   unsigned slot(const InVc& q, unsigned i) const {  // ring index, no division
     const unsigned j = q.head + i;
     return j >= depth_ ? j - depth_ : j;
   }
-  // Work bitmaps: a summary bit per input port over a bit per VC. The stages visit only VCs
-  // that have work of their kind, in (port, VC) order.
-  static void set_bit(uint64_t& ports, uint64_t* vcs, unsigned p, unsigned v) {
-    vcs[p] |= uint64_t{1} << v;
-    ports |= uint64_t{1} << p;
-  }
-  static void clear_bit(uint64_t& ports, uint64_t* vcs, unsigned p, unsigned v) {
-    if (!(vcs[p] &= ~(uint64_t{1} << v))) ports &= ~(uint64_t{1} << p);
-  }
+  // Work sets: the input VCs with work of one kind, by index (port * vcs + vc, so ascending index
+  // is (port, VC) order), a bit each in words of 64 under a summary bit per nonempty word. The
+  // stages visit only VCs that have work of their kind; with at most 64 input VCs (a 5-port
+  // mesh router with up to 12 VCs) each set is one word, and no loop runs over ports.
+  struct VcSet {
+    uint64_t* w = nullptr;
+    uint64_t sum = 0;
+    void set(unsigned i) {
+      w[i >> 6] |= uint64_t{1} << (i & 63);
+      sum |= uint64_t{1} << (i >> 6);
+    }
+    void clear(unsigned i) {  // branch-free: the summary bit goes when its word empties
+      uint64_t& x = w[i >> 6];
+      x &= ~(uint64_t{1} << (i & 63));
+      sum &= ~(uint64_t{x == 0} << (i >> 6));
+    }
+    // Calls f(index) in ascending order over the set as it is when each word is reached.
+    template <class F> void each(F&& f) const {
+      for (uint64_t s = sum; s; s &= s - 1) {
+        const unsigned wi = static_cast<unsigned>(__builtin_ctzll(s));
+        for (uint64_t a = w[wi]; a; a &= a - 1) f(wi * 64 + static_cast<unsigned>(__builtin_ctzll(a)));
+      }
+    }
+  };
 
   const Params p_;
   const unsigned id_;
@@ -158,19 +173,18 @@ class Router : public sc_core::sc_module, public FlitPortOwner, private Tickable
   const unsigned ports_, vcs_, depth_;
   const unsigned d_rc_, d_va_;   // extra cycles before VA (RC) and before SA (VA)
   const uint64_t body_ready_;    // d_rc_ + d_va_: a body flit may do SA that long after arriving
-  uint64_t rc_ports_ = 0, va_ports_ = 0, sa_ports_ = 0;  // summary bits of the maps below
-  uint64_t sa_new_ports_ = 0;
-  unsigned va_waiting_ = 0;      // branches without an output VC    // VCs that got an output VC this cycle join sa_ next cycle
+  VcSet rc_set_;                 // front packet awaits routing
+  VcSet va_set_;                 // some branch awaits an output VC
+  VcSet sa_set_;                 // some branch holds an output VC and has flits to send
+  VcSet sa_new_set_;             // got an output VC this cycle: joins sa_set_ at the next tick
+  unsigned va_waiting_ = 0;      // branches without an output VC
   // Lower bounds on the first cycle RC or a credit can be due; tick() skips them before.
   uint64_t rc_next_ = UINT64_MAX;
   uint64_t credit_next_ = UINT64_MAX;
   // A cycle the router is already scheduled for, at or after its ClockDomain slot (UINT64_MAX:
   // asleep): a flit usable no earlier needs no wake-up call (the call would change nothing).
   uint64_t scheduled_ = UINT64_MAX;
-  uint64_t* rc_vcs_;             // [port] front packet awaits routing
-  uint64_t* va_vcs_;             // [port] some branch awaits an output VC
-  uint64_t* sa_vcs_;             // [port] some branch holds an output VC and has flits to send
-  uint64_t* sa_new_vcs_;         // [port] joins sa_vcs_ at the next tick (VA one cycle before SA)
+  unsigned words_;               // words per VcSet
   uint64_t* busy_;               // [out port] output VCs owned by a packet
   unsigned* credits_;            // [out port * vcs + out vc]
   unsigned* va_ptr_;             // [out port] round-robin pointer over input VCs

@@ -21,21 +21,11 @@ unsigned SwitchAllocator::rr_pick(uint64_t mask, unsigned ptr, unsigned n) {
 }
 
 void SwitchAllocator::allocate() {
-  for (uint64_t g = granted_in_; g; g &= g - 1) {
-    const unsigned i = static_cast<unsigned>(__builtin_ctzll(g));
-    grant_vc_[i] = -1;
-    grant_outs_[i] = 0;
-  }
   granted_in_ = 0;
   if (!active_in_) return;
   if (!contended_) uncontended();
   else if (policy_ == Policy::Separable) separable();
   else islip();
-  for (uint64_t a = active_in_; a; a &= a - 1) {
-    const unsigned i = static_cast<unsigned>(__builtin_ctzll(a));
-    for (uint64_t v = in_vcs_[i]; v; v &= v - 1) req_[i * vcs_ + static_cast<unsigned>(__builtin_ctzll(v))] = 0;
-    in_vcs_[i] = 0;
-  }
   active_in_ = 0;
   outs_asked_ = 0;
   contended_ = 0;
@@ -49,11 +39,6 @@ namespace {
 
 void SwitchAllocator::allocate_one(unsigned in, unsigned vc, uint64_t out_mask) {
   if (active_in_) pending_error();
-  for (uint64_t g = granted_in_; g; g &= g - 1) {
-    const unsigned i = static_cast<unsigned>(__builtin_ctzll(g));
-    grant_vc_[i] = -1;
-    grant_outs_[i] = 0;
-  }
   granted_in_ = 0;
   if (!out_mask) return;
   grant_vc_[in] = static_cast<int>(vc);
@@ -101,7 +86,8 @@ void SwitchAllocator::separable() {
   for (; outs_used; outs_used &= outs_used - 1) {
     const unsigned p = static_cast<unsigned>(__builtin_ctzll(outs_used));
     const unsigned i = rr_pick(out_req[p], out_ptr_[p], in_);
-    out_ptr_[p] = (i + 1) % in_;
+    out_ptr_[p] = i + 1 == in_ ? 0 : i + 1;
+    if (!(granted_in_ >> i & 1)) grant_outs_[i] = 0;
     grant_outs_[i] |= uint64_t{1} << p;
     grant_vc_[i] = pick[i];
     granted_in_ |= uint64_t{1} << i;
@@ -113,24 +99,12 @@ void SwitchAllocator::separable() {
 }
 
 void SwitchAllocator::islip() {
-  // Request: output p sees input i if any VC of i asks for p.
-  uint64_t* out_req = out_req_.data();
-  uint64_t outs_used = 0;
-  for (uint64_t a = active_in_; a; a &= a - 1) {
-    const unsigned i = static_cast<unsigned>(__builtin_ctzll(a));
-    uint64_t any = 0;
-    for (uint64_t v = in_vcs_[i]; v; v &= v - 1) any |= req_[i * vcs_ + static_cast<unsigned>(__builtin_ctzll(v))];
-    for (uint64_t o = any; o; o &= o - 1) {
-      const unsigned p = static_cast<unsigned>(__builtin_ctzll(o));
-      if (!(outs_used >> p & 1)) out_req[p] = 0;
-      out_req[p] |= uint64_t{1} << i;
-      outs_used |= uint64_t{1} << p;
-    }
-  }
+  // Request (built by request()): output p sees input i if any VC of i asks for p.
+  const uint64_t* out_req = out_req_.data();
   // Grant: each output grants one input.
   uint64_t* grants_to = grants_to_.data();
   uint64_t granted = 0;
-  for (uint64_t u = outs_used; u; u &= u - 1) {
+  for (uint64_t u = outs_asked_; u; u &= u - 1) {
     const unsigned p = static_cast<unsigned>(__builtin_ctzll(u));
     const unsigned i = rr_pick(out_req[p], out_ptr_[p], in_);
     if (!(granted >> i & 1)) grants_to[i] = 0;
@@ -140,20 +114,26 @@ void SwitchAllocator::islip() {
   // Accept: each input accepts one VC among those that got a grant, with all its granted outputs.
   for (; granted; granted &= granted - 1) {
     const unsigned i = static_cast<unsigned>(__builtin_ctzll(granted));
-    uint64_t vcs_ok = 0;
-    for (uint64_t v = in_vcs_[i]; v; v &= v - 1) {
-      const unsigned vc = static_cast<unsigned>(__builtin_ctzll(v));
-      if (req_[i * vcs_ + vc] & grants_to[i]) vcs_ok |= uint64_t{1} << vc;
+    const uint64_t vcs = in_vcs_[i];
+    unsigned vc;
+    if (!(vcs & (vcs - 1))) {  // one VC asks: it asked for every output that granted
+      vc = static_cast<unsigned>(__builtin_ctzll(vcs));
+    } else {
+      uint64_t vcs_ok = 0;
+      for (uint64_t v = vcs; v; v &= v - 1) {
+        const unsigned c = static_cast<unsigned>(__builtin_ctzll(v));
+        if (req_[i * vcs_ + c] & grants_to[i]) vcs_ok |= uint64_t{1} << c;
+      }
+      vc = rr_pick(vcs_ok, in_ptr_[i], vcs_);
     }
-    const unsigned vc = rr_pick(vcs_ok, in_ptr_[i], vcs_);
     const uint64_t outs = req_[i * vcs_ + vc] & grants_to[i];
     grant_vc_[i] = static_cast<int>(vc);
     grant_outs_[i] = outs;
     granted_in_ |= uint64_t{1} << i;
-    in_ptr_[i] = (vc + 1) % vcs_;
+    in_ptr_[i] = vc + 1 == vcs_ ? 0 : vc + 1;
     for (uint64_t o = outs; o; o &= o - 1) {
       const unsigned p = static_cast<unsigned>(__builtin_ctzll(o));
-      out_ptr_[p] = (i + 1) % in_;
+      out_ptr_[p] = i + 1 == in_ ? 0 : i + 1;
     }
   }
 }

@@ -10,6 +10,9 @@
 // When every input asks with one VC and no output is asked twice, both policies grant every
 // request whole; allocate() then skips the arbitration loops (same grants, same pointer moves),
 // and allocate_one() is that case for a cycle's single request.
+// Implementation (speed): request() builds iSLIP's per-output request masks as it goes; per-input
+// and per-VC state is reset lazily (at an input's first request of a cycle), so allocate() has no
+// clearing loops, and an input asking with one VC accepts without a VC loop.
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -22,13 +25,21 @@ class SwitchAllocator {
   SwitchAllocator(unsigned in_ports, unsigned out_ports, unsigned vcs, Policy policy);
 
   void request(unsigned in, unsigned vc, uint64_t out_mask) {
-    const uint64_t ib = uint64_t{1} << in;
+    const uint64_t ib = uint64_t{1} << in, vb = uint64_t{1} << vc;
     // A second VC of the same input, or an output already asked for, needs real arbitration.
     contended_ |= (active_in_ & ib) | (outs_asked_ & out_mask);
+    if (!(active_in_ & ib)) {  // first request of this input in this cycle
+      active_in_ |= ib;
+      in_vcs_[in] = 0;
+    }
+    uint64_t& r = req_[in * vcs_ + vc];
+    r = (in_vcs_[in] & vb) ? r | out_mask : out_mask;
+    in_vcs_[in] |= vb;
+    for (uint64_t o = out_mask; o; o &= o - 1) {
+      const unsigned p = static_cast<unsigned>(__builtin_ctzll(o));
+      out_req_[p] = (outs_asked_ >> p & 1) ? out_req_[p] | ib : ib;
+    }
     outs_asked_ |= out_mask;
-    req_[in * vcs_ + vc] |= out_mask;
-    in_vcs_[in] |= uint64_t{1} << vc;
-    active_in_ |= ib;
   }
   // Computes the grants and clears the requests.
   void allocate();
@@ -36,8 +47,8 @@ class SwitchAllocator {
   // request (none pending): the request wins all its outputs.
   void allocate_one(unsigned in, unsigned vc, uint64_t out_mask);
   // After allocate(): VC granted to input `in` (-1: none) and the outputs it won.
-  int granted_vc(unsigned in) const { return grant_vc_[in]; }
-  uint64_t granted_outs(unsigned in) const { return grant_outs_[in]; }
+  int granted_vc(unsigned in) const { return granted_in_ >> in & 1 ? grant_vc_[in] : -1; }
+  uint64_t granted_outs(unsigned in) const { return granted_in_ >> in & 1 ? grant_outs_[in] : 0; }
   uint64_t granted_inputs() const { return granted_in_; }
 
  private:
@@ -47,16 +58,17 @@ class SwitchAllocator {
   void islip();
   const unsigned in_, out_, vcs_;
   const Policy policy_;
+  // Valid only for the inputs in active_in_ (and their VCs in in_vcs_) / outputs in outs_asked_.
   std::vector<uint64_t> req_;      // [in * vcs + vc] -> out mask
   std::vector<uint64_t> in_vcs_;   // [in] -> VCs with requests
   uint64_t active_in_ = 0;
   uint64_t outs_asked_ = 0;  // union of the requested outputs
   uint64_t contended_ = 0;   // nonzero: some input or output has more than one request
   std::vector<unsigned> in_ptr_, out_ptr_;
-  std::vector<uint64_t> out_req_;    // scratch: [out] -> requesting inputs
+  std::vector<uint64_t> out_req_;    // [out] -> requesting inputs (any VC); separable's scratch
   std::vector<uint64_t> grants_to_;  // scratch: [in] -> outputs that granted it
   std::vector<int> pick_;            // scratch: [in] -> VC chosen in stage 1
-  std::vector<int> grant_vc_;
+  std::vector<int> grant_vc_;        // valid for the inputs in granted_in_
   std::vector<uint64_t> grant_outs_;
   uint64_t granted_in_ = 0;
 };
