@@ -83,6 +83,11 @@ Router::Router(sc_core::sc_module_name name, const Params& p, unsigned id, unsig
     for (unsigned b = 0; b < ports; ++b) new (&q->br()[b]) Branch{0, 0, 0, 0, -1, 0, 0, kMultiDest};
   }
   scratch_.reserve(ports);
+  // At most every downstream slot's credit is on its way back at once.
+  size_t cap = 1;
+  while (cap < nin * depth_) cap *= 2;
+  cring_.resize(cap);
+  cmask_ = static_cast<unsigned>(cap - 1);
 }
 
 void Router::connect_in(unsigned port, FlitLink& link) {
@@ -129,8 +134,13 @@ void Router::receive_flit(unsigned in_port, const Flit& f) {
 }
 
 void Router::receive_credit(unsigned out_port, unsigned vc, uint64_t ready) {
-  pending_credits_.push_back({ready, out_port, vc});
-  credit_next_ = std::min(credit_next_, ready);
+  if (csize_ == cring_.size())
+    error(name(), "more credits returned on output port ", out_port, " than its downstream buffers hold");
+  unsigned i = csize_++;
+  for (; i && cring_[(chead_ + i - 1) & cmask_].ready > ready; --i)
+    cring_[(chead_ + i) & cmask_] = cring_[(chead_ + i - 1) & cmask_];
+  cring_[(chead_ + i) & cmask_] = {ready, out_port * vcs_ + vc};
+  credit_next_ = cring_[chead_].ready;
 }
 
 bool Router::tick(uint64_t cycle) {
@@ -153,19 +163,11 @@ bool Router::tick(uint64_t cycle) {
 }
 
 void Router::apply_credits(uint64_t cycle) {
-  uint64_t next = UINT64_MAX;
-  for (size_t i = 0; i < pending_credits_.size();) {
-    const PendingCredit& c = pending_credits_[i];
-    if (c.ready <= cycle) {
-      ++credits_[c.port * vcs_ + c.vc];
-      pending_credits_[i] = pending_credits_.back();
-      pending_credits_.pop_back();
-    } else {
-      next = std::min(next, c.ready);
-      ++i;
-    }
-  }
-  credit_next_ = next;
+  do {
+    ++credits_[cring_[chead_].index];
+    chead_ = (chead_ + 1) & cmask_;
+  } while (--csize_ && cring_[chead_].ready <= cycle);
+  credit_next_ = csize_ ? cring_[chead_].ready : UINT64_MAX;
 }
 
 void Router::route_heads(uint64_t cycle) {
@@ -312,6 +314,7 @@ void Router::allocate_vcs(uint64_t cycle) {
     // Per output port, the requesting input VCs as a bit mask: serving it upward from the
     // port's pointer, wrapping around, is the round-robin order.
     uint64_t by_port[64];
+    std::fill_n(by_port, ports_, 0);
     uint64_t req_ports = 0;
     for (uint64_t a = va_set_.w[0]; a; a &= a - 1) {
       const unsigned idx = static_cast<unsigned>(__builtin_ctzll(a));
@@ -319,9 +322,8 @@ void Router::allocate_vcs(uint64_t cycle) {
       for (unsigned i = 0; i < q.nbr; ++i) {
         const Branch& b = q.br()[i];
         if (!va_request(b, cycle, seen)) continue;
-        const uint64_t pb = uint64_t{1} << b.port;
-        by_port[b.port] = (req_ports & pb ? by_port[b.port] : 0) | uint64_t{1} << idx;
-        req_ports |= pb;
+        by_port[b.port] |= uint64_t{1} << idx;
+        req_ports |= uint64_t{1} << b.port;
       }
     }
     for (; req_ports; req_ports &= req_ports - 1) {

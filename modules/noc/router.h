@@ -82,7 +82,10 @@ class Router : public sc_core::sc_module, public FlitPortOwner, private Tickable
   unsigned credits(unsigned out_port, unsigned vc) const {
     unsigned c = credits_[out_port * vcs_ + vc];
     const uint64_t now = clk_.now();
-    for (const PendingCredit& pc : pending_credits_) c += pc.port == out_port && pc.vc == vc && pc.ready <= now;
+    for (unsigned i = 0; i < csize_; ++i) {
+      const PendingCredit& pc = cring_[(chead_ + i) & cmask_];
+      c += pc.index == out_port * vcs_ + vc && pc.ready <= now;
+    }
     return c;
   }
   uint64_t flits_switched() const { return st_flits_.value(); }
@@ -115,7 +118,7 @@ class Router : public sc_core::sc_module, public FlitPortOwner, private Tickable
   };
   struct PendingCredit {
     uint64_t ready;
-    unsigned port, vc;
+    unsigned index;  // out port * vcs + vc
   };
 
   bool tick(uint64_t cycle) override;
@@ -192,7 +195,11 @@ class Router : public sc_core::sc_module, public FlitPortOwner, private Tickable
   FlitLink** out_links_;         // [port]
   unsigned char* vc_base_;       // InVc records (header + branches), vc_stride_ apart
   size_t vc_stride_;
-  std::vector<PendingCredit> pending_credits_;
+  // Credits on their way back, sorted by the cycle they become usable (a ring: they arrive almost
+  // in that order, one fixed latency per link, so insertion rarely moves any and applying them
+  // takes them from the front).
+  std::vector<PendingCredit> cring_;
+  unsigned chead_ = 0, csize_ = 0, cmask_ = 0;
   SwitchAllocator sa_;
   ClockDomain& clk_;
   const RouteFunc& route_;

@@ -28,16 +28,16 @@ class SwitchAllocator {
     const uint64_t ib = uint64_t{1} << in, vb = uint64_t{1} << vc;
     // A second VC of the same input, or an output already asked for, needs real arbitration.
     contended_ |= (active_in_ & ib) | (outs_asked_ & out_mask);
-    if (!(active_in_ & ib)) {  // first request of this input in this cycle
-      active_in_ |= ib;
-      in_vcs_[in] = 0;
-    }
+    // Without branches (the outcomes are data-dependent): what is stale from an earlier cycle is
+    // masked off, "& keep" with keep all ones when valid, zero when stale.
+    const uint64_t vcs = in_vcs_[in] & (0 - (active_in_ >> in & 1));  // VCs already asking now
+    active_in_ |= ib;
     uint64_t& r = req_[in * vcs_ + vc];
-    r = (in_vcs_[in] & vb) ? r | out_mask : out_mask;
-    in_vcs_[in] |= vb;
+    r = (r & (0 - (vcs >> vc & 1))) | out_mask;
+    in_vcs_[in] = vcs | vb;
     for (uint64_t o = out_mask; o; o &= o - 1) {
       const unsigned p = static_cast<unsigned>(__builtin_ctzll(o));
-      out_req_[p] = (outs_asked_ >> p & 1) ? out_req_[p] | ib : ib;
+      out_req_[p] = (out_req_[p] & (0 - (outs_asked_ >> p & 1))) | ib;
     }
     outs_asked_ |= out_mask;
   }
