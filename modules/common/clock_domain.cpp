@@ -87,7 +87,14 @@ void ClockDomain::run_edge() {
     u->wake_at_ = UINT64_MAX;
     any = true;
     ++ticks_;
-    if (u->tick(c)) wake(*u, c + 1);
+    // Re-arm for c + 1: wake() without its checks (that slot is in the wheel); nothing to do if
+    // the unit got itself woken for c + 1 during its tick.
+    if (u->tick(c) && u->wake_at_ > c + 1) {
+      u->wake_at_ = c + 1;
+      wheel_[(c + 1) % kWheel].push_back(u);
+      ++in_wheel_;
+      arm(c + 1);
+    }
   }
   running_.clear();
   dispatching_ = UINT64_MAX;

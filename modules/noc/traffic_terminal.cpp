@@ -11,6 +11,7 @@ TrafficTerminal::TrafficTerminal(sc_core::sc_module_name name, const Params& p, 
                                  uint64_t seed, ClockDomain& clk, PayloadPool& pool)
     : sc_core::sc_module(name),
       p_(p),
+      pattern_(pattern_of(p.traffic)),
       node_(node),
       k_(k),
       m_(m),
@@ -45,13 +46,21 @@ uint64_t TrafficTerminal::gap() {
   return 1 + static_cast<uint64_t>(std::floor(std::log(u) / std::log1p(-p_packet_)));
 }
 
+TrafficTerminal::Pattern TrafficTerminal::pattern_of(const std::string& traffic) {
+  if (traffic == "uniform") return Pattern::Uniform;
+  if (traffic == "transpose") return Pattern::Transpose;
+  if (traffic == "bitcomplement") return Pattern::BitComplement;
+  if (traffic == "neighbor") return Pattern::Neighbor;
+  return Pattern::Hotspot;  // anything else is rejected by validate() in the constructor
+}
+
 unsigned TrafficTerminal::pick_destination() {
   const unsigned x = node_ % k_, y = node_ / k_;
   const auto uniform = [&] { return static_cast<unsigned>((rng_() >> 11) % nodes_); };
-  if (p_.traffic == "uniform") return uniform();
-  if (p_.traffic == "transpose") return x * k_ + y;
-  if (p_.traffic == "bitcomplement") return (m_ - 1 - y) * k_ + (k_ - 1 - x);
-  if (p_.traffic == "neighbor") return y * k_ + (x + 1) % k_;
+  if (pattern_ == Pattern::Uniform) return uniform();
+  if (pattern_ == Pattern::Transpose) return x * k_ + y;
+  if (pattern_ == Pattern::BitComplement) return (m_ - 1 - y) * k_ + (k_ - 1 - x);
+  if (pattern_ == Pattern::Neighbor) return y * k_ + (x + 1) % k_;
   // hotspot
   const double u = static_cast<double>(rng_() >> 11) * (1.0 / 9007199254740992.0);
   if (u < p_.hotspot_fraction) return p_.hotspots[static_cast<size_t>((rng_() >> 11) % p_.hotspots.size())];

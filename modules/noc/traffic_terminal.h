@@ -85,7 +85,11 @@ class TrafficTerminal : public sc_core::sc_module, private Tickable {
   uint64_t gap();
   bool measured(uint64_t created) const { return created >= p_.warmup && created < p_.warmup + p_.cycles; }
 
+  enum class Pattern { Uniform, Transpose, BitComplement, Neighbor, Hotspot };
+  static Pattern pattern_of(const std::string& traffic);
+
   const Params p_;
+  const Pattern pattern_;  // p_.traffic, resolved once (not a string compare per packet)
   const unsigned node_, k_, m_, nodes_;
   ClockDomain& clk_;
   PayloadPool& pool_;
