@@ -51,7 +51,7 @@ Router::Router(sc_core::sc_module_name name, const Params& p, unsigned id, unsig
     return at;
   };
   words_ = static_cast<unsigned>((nin + 63) / 64);
-  const size_t o_rc = take(words_ * 8, 8), o_va = take(words_ * 8, 8), o_sa = take(words_ * 8, 8);
+  const size_t o_va = take(words_ * 8, 8), o_sa = take(words_ * 8, 8);
   const size_t o_sa_new = take(words_ * 8, 8);
   const size_t o_busy = take(ports * 8, 8), o_links = take(2 * ports * sizeof(FlitLink*), 8);
   const size_t o_cred = take(nin * 4, 4), o_ptr = take(ports * 4, 4);
@@ -60,7 +60,6 @@ Router::Router(sc_core::sc_module_name name, const Params& p, unsigned id, unsig
   arena_.assign((off + 64) / 8 + 8, 0);
   unsigned char* base = reinterpret_cast<unsigned char*>(arena_.data());
   base += (64 - reinterpret_cast<uintptr_t>(base) % 64) % 64;
-  rc_set_.w = reinterpret_cast<uint64_t*>(base + o_rc);
   va_set_.w = reinterpret_cast<uint64_t*>(base + o_va);
   sa_set_.w = reinterpret_cast<uint64_t*>(base + o_sa);
   sa_new_set_.w = reinterpret_cast<uint64_t*>(base + o_sa_new);
@@ -123,10 +122,7 @@ void Router::receive_flit(unsigned in_port, const Flit& f) {
   }
   ++q.size;
   ++occupancy_;
-  if (!q.nbr) {
-    rc_set_.set(q.index);
-    rc_next_ = std::min(rc_next_, f.ready);  // the front flit, if not this one, is no later
-  }
+  if (!q.nbr) route(q, f.ready);  // at the front of an idle VC (a VC with flits is never idle)
   if (f.ready < scheduled_) {  // flits arrive during a tick, usable at a later cycle
     clk_.wake(*this, f.ready);
     scheduled_ = f.ready;
@@ -155,7 +151,6 @@ bool Router::tick(uint64_t cycle) {
     sa_set_.sum |= sa_new_set_.sum;
     sa_new_set_.sum = 0;
   }
-  if (rc_set_.sum && cycle >= rc_next_) route_heads(cycle);
   if (va_set_.sum) allocate_vcs(cycle);
   if (sa_set_.sum) allocate_switch(cycle);
   scheduled_ = occupancy_ ? cycle + 1 : UINT64_MAX;  // returning true re-arms for cycle + 1
@@ -170,27 +165,12 @@ void Router::apply_credits(uint64_t cycle) {
   credit_next_ = csize_ ? cring_[chead_].ready : UINT64_MAX;
 }
 
-void Router::route_heads(uint64_t cycle) {
-  uint64_t next = UINT64_MAX;
-  rc_set_.each([&](unsigned idx) {
-    InVc& q = vc(idx);
-    const uint64_t ready = q.ring[q.head].ready;
-    if (ready > cycle) {
-      next = std::min(next, ready);
-      return;
-    }
-    rc_set_.clear(idx);
-    route(q.port, q.vc, q, cycle);
-  });
-  rc_next_ = next;
-}
-
 namespace {
 // Output VCs [lo, hi) as a bit mask (0 <= lo < hi <= 64).
 uint64_t vc_range(unsigned lo, unsigned hi) { return (~uint64_t{0} >> (64 - hi)) & (~uint64_t{0} << lo); }
 }  // namespace
 
-void Router::route(unsigned p, unsigned v, InVc& q, uint64_t cycle) {
+void Router::route(InVc& q, uint64_t rc_cycle) {
   const Flit& f = q.ring[q.head];
   // A multicast packet must fit in one VC. With asynchronous replication an input VC keeps a flit
   // until every branch has sent it; if the packet were longer than the VC, a branch could hold
@@ -203,18 +183,18 @@ void Router::route(unsigned p, unsigned v, InVc& q, uint64_t cycle) {
   if (f.head() && f.dest == kMultiDest && f.flits > p_.vc_depth) multicast_depth_error(f);
   unsigned n = 1;
   if (f.head() && f.dest != kMultiDest) {  // unicast: one branch, no destination set to split
-    const UnicastRoute r = route_.route_unicast(id_, p, v, f);
+    const UnicastRoute r = route_.route_unicast(id_, q.port, q.vc, f);
     if (r.port >= ports_ || !out_links_[r.port] || r.vc_lo >= r.vc_hi || r.vc_hi > vcs_)
       route_error(f, r.port, r.vc_lo, r.vc_hi, f.dest);
     Branch& b = q.br()[0];
     b.port = r.port;
     b.out_vc = -1;
     b.sent = 0;
-    b.va_ready = cycle + d_rc_;
+    b.va_ready = rc_cycle + d_rc_;
     b.vc_mask = vc_range(r.vc_lo, r.vc_hi);
     b.dest = f.dest;
   } else {
-    n = route_multicast(p, v, q, cycle);
+    n = route_multicast(q, rc_cycle);
   }
   q.nbr = n;
   q.va_pending = n;
@@ -227,11 +207,11 @@ void Router::route(unsigned p, unsigned v, InVc& q, uint64_t cycle) {
   replicas_ += n - 1;
 }
 
-unsigned Router::route_multicast(unsigned p, unsigned v, InVc& q, uint64_t cycle) {
+unsigned Router::route_multicast(InVc& q, uint64_t rc_cycle) {
   const Flit& f = q.ring[q.head];
   if (!f.head()) error(name(), "body flit ", f.seq, " of packet ", f.pkt->id, " at the front of an idle VC");
   scratch_.clear();
-  route_.route(id_, p, v, f, scratch_);
+  route_.route(id_, q.port, q.vc, f, scratch_);
   const unsigned n = static_cast<unsigned>(scratch_.size());
   if (n == 0) error(name(), "routing function returned no output for packet ", f.pkt->id);
   if (n > ports_)
@@ -245,7 +225,7 @@ unsigned Router::route_multicast(unsigned p, unsigned v, InVc& q, uint64_t cycle
     b.port = r.port;
     b.out_vc = -1;
     b.sent = 0;
-    b.va_ready = cycle + d_rc_;
+    b.va_ready = rc_cycle + d_rc_;
     b.vc_mask = vc_range(r.vc_lo, r.vc_hi);
     b.dest = r.dests.single_member() ? static_cast<uint16_t>(r.dests.first()) : kMultiDest;
     bdests_[q.index * ports_ + i] = r.dests;
@@ -399,7 +379,7 @@ void Router::allocate_switch(uint64_t cycle) {
         sa_.allocate_one(p, v, uint64_t{1} << b.port);
         send(q, b, 0, cycle);
         pop(p, v, q, cycle);
-        if (q.tails_sent == 1) finish_packet(q);
+        if (q.tails_sent == 1) finish_packet(q, cycle);
         return;
       }
     }
@@ -455,7 +435,7 @@ void Router::allocate_switch(uint64_t cycle) {
     if (q.nbr == 1) {
       send(q, q.br()[0], 0, cycle);
       pop(p, v, q, cycle);
-      if (q.tails_sent == 1) finish_packet(q);
+      if (q.tails_sent == 1) finish_packet(q, cycle);
       continue;
     }
     const uint64_t outs = sa_.granted_outs(p);
@@ -467,7 +447,7 @@ void Router::allocate_switch(uint64_t cycle) {
     }
     // Free the slots every branch has sent; the credit leaves with the flit (ST, next cycle).
     while (q.size && q.popped < min_sent) pop(p, v, q, cycle);
-    if (q.tails_sent == q.nbr) finish_packet(q);
+    if (q.tails_sent == q.nbr) finish_packet(q, cycle);
   }
   sa_stalls_ += requesting - won;
 }
@@ -482,15 +462,13 @@ void Router::pop(unsigned p, unsigned v, InVc& q, uint64_t cycle) {
   else l->credit(v, cycle + 1);
 }
 
-void Router::finish_packet(InVc& q) {
+void Router::finish_packet(InVc& q, uint64_t cycle) {
   q.nbr = 0;
   q.popped = 0;
   q.tails_sent = 0;
   sa_set_.clear(q.index);
-  if (q.size) {
-    rc_set_.set(q.index);
-    rc_next_ = std::min(rc_next_, q.ring[q.head].ready);
-  }
+  // The next packet's head, if here, is routed in the next cycle, or when it becomes usable.
+  if (q.size) route(q, std::max(cycle + 1, q.ring[q.head].ready));
 }
 
 void Router::send(InVc& q, Branch& b, unsigned idx, uint64_t cycle) {

@@ -6,12 +6,14 @@
 // allocates its own output VC and competes in switch allocation like any other flit, and the
 // input VC frees a flit's slot only after every branch has sent it.
 //
+// RC: a head flit is routed into branches as soon as it is at the front of an idle input VC (on
+// arrival, or when the previous packet's tail leaves), for the cycle it becomes usable there;
+// with pipeline 4 its branches may ask for VA one cycle after that cycle.
 // Per-cycle order (tick), while the router holds flits:
 //   1. credits that have come back are applied;
-//   2. RC: a head flit at the front of an idle input VC is routed into branches;
-//   3. VA: every branch without an output VC asks for a free VC in its allowed range on its
+//   2. VA: every branch without an output VC asks for a free VC in its allowed range on its
 //      output port; each output port serves requesters round-robin, lowest free VC first;
-//   4. SA: every branch whose next flit is ready and whose output VC has a credit requests its
+//   3. SA: every branch whose next flit is ready and whose output VC has a credit requests its
 //      output; the SwitchAllocator grants; winners leave (ST next cycle, then the link).
 // Pipeline (parameter `pipeline`): 4 = RC, VA, SA, ST one cycle each; 3 = lookahead routing
 // (RC folded away); 2 = VA and SA in the same cycle (speculative). Per hop a flit spends
@@ -21,8 +23,8 @@
 // for a new packet once the previous tail has been sent (non-atomic VC reuse, as BookSim);
 // credits are sent in the cycle a flit leaves the input buffer's ST stage.
 // An idle router is not ticked; one with flits is ticked every cycle until it drains.
-// Implementation (speed, docs/bench-noc.md): per input port a bit map per stage (RC, VA, SA)
-// names the VCs with work of that kind, so a tick visits only those, in (port, VC) order; all
+// Implementation (speed, docs/bench-noc.md): a bit set per stage (VA, SA) names the VCs with
+// work of that kind, so a tick visits only those, in (port, VC) order; all
 // per-port and per-VC state lives in one block; a lone request skips the allocators' general
 // loops with the same outcome (grants, round-robin pointers, stall counts).
 #pragma once
@@ -123,9 +125,8 @@ class Router : public sc_core::sc_module, public FlitPortOwner, private Tickable
 
   bool tick(uint64_t cycle) override;
   void apply_credits(uint64_t cycle);
-  void route_heads(uint64_t cycle);
-  void route(unsigned p, unsigned v, InVc& q, uint64_t cycle);
-  unsigned route_multicast(unsigned p, unsigned v, InVc& q, uint64_t cycle);
+  void route(InVc& q, uint64_t rc_cycle);
+  unsigned route_multicast(InVc& q, uint64_t rc_cycle);
   [[noreturn]] void receive_error(unsigned in_port, const Flit& f) const;
   [[noreturn]] void route_error(const Flit& f, unsigned port, unsigned vc_lo, unsigned vc_hi, unsigned node) const;
   void allocate_vcs(uint64_t cycle);
@@ -135,7 +136,7 @@ class Router : public sc_core::sc_module, public FlitPortOwner, private Tickable
   void allocate_switch(uint64_t cycle);
   void send(InVc& q, Branch& b, unsigned idx, uint64_t cycle);
   void pop(unsigned p, unsigned v, InVc& q, uint64_t cycle);
-  void finish_packet(InVc& q);
+  void finish_packet(InVc& q, uint64_t cycle);
   InVc& vc(unsigned index) { return *reinterpret_cast<InVc*>(vc_base_ + index * vc_stride_); }
   const InVc& vc(unsigned index) const { return *reinterpret_cast<const InVc*>(vc_base_ + index * vc_stride_); }
   unsigned slot(const InVc& q, unsigned i) const {  // ring index, no division
@@ -176,13 +177,11 @@ class Router : public sc_core::sc_module, public FlitPortOwner, private Tickable
   const unsigned ports_, vcs_, depth_;
   const unsigned d_rc_, d_va_;   // extra cycles before VA (RC) and before SA (VA)
   const uint64_t body_ready_;    // d_rc_ + d_va_: a body flit may do SA that long after arriving
-  VcSet rc_set_;                 // front packet awaits routing
   VcSet va_set_;                 // some branch awaits an output VC
   VcSet sa_set_;                 // some branch holds an output VC and has flits to send
   VcSet sa_new_set_;             // got an output VC this cycle: joins sa_set_ at the next tick
   unsigned va_waiting_ = 0;      // branches without an output VC
   // Lower bounds on the first cycle RC or a credit can be due; tick() skips them before.
-  uint64_t rc_next_ = UINT64_MAX;
   uint64_t credit_next_ = UINT64_MAX;
   // A cycle the router is already scheduled for, at or after its ClockDomain slot (UINT64_MAX:
   // asleep): a flit usable no earlier needs no wake-up call (the call would change nothing).
