@@ -60,9 +60,9 @@ Router::Router(sc_core::sc_module_name name, const Params& p, unsigned id, unsig
   arena_.assign((off + 64) / 8 + 8, 0);
   unsigned char* base = reinterpret_cast<unsigned char*>(arena_.data());
   base += (64 - reinterpret_cast<uintptr_t>(base) % 64) % 64;
-  va_set_.w = reinterpret_cast<uint64_t*>(base + o_va);
-  sa_set_.w = reinterpret_cast<uint64_t*>(base + o_sa);
-  sa_new_set_.w = reinterpret_cast<uint64_t*>(base + o_sa_new);
+  va_set_.w = words_ == 1 ? &va_set_.one : reinterpret_cast<uint64_t*>(base + o_va);
+  sa_set_.w = words_ == 1 ? &sa_set_.one : reinterpret_cast<uint64_t*>(base + o_sa);
+  sa_new_set_.w = words_ == 1 ? &sa_new_set_.one : reinterpret_cast<uint64_t*>(base + o_sa_new);
   busy_ = reinterpret_cast<uint64_t*>(base + o_busy);
   in_links_ = reinterpret_cast<FlitLink**>(base + o_links);
   out_links_ = in_links_ + ports;

@@ -148,8 +148,9 @@ class Router : public sc_core::sc_module, public FlitPortOwner, private Tickable
   // stages visit only VCs that have work of their kind; with at most 64 input VCs (a 5-port
   // mesh router with up to 12 VCs) each set is one word, and no loop runs over ports.
   struct VcSet {
-    uint64_t* w = nullptr;
+    uint64_t* w = nullptr;  // &one when a word is enough (hot fields stay on the router's lines)
     uint64_t sum = 0;
+    uint64_t one = 0;
     void set(unsigned i) {
       w[i >> 6] |= uint64_t{1} << (i & 63);
       sum |= uint64_t{1} << (i >> 6);
@@ -170,7 +171,6 @@ class Router : public sc_core::sc_module, public FlitPortOwner, private Tickable
 
   const Params p_;
   const unsigned id_;
-  StatGroup stats_;
   // Hot state together, and every per-port / per-VC array in one block (arena_), so a tick
   // touches few cache lines.
   unsigned occupancy_ = 0;       // flits buffered
@@ -181,8 +181,8 @@ class Router : public sc_core::sc_module, public FlitPortOwner, private Tickable
   VcSet sa_set_;                 // some branch holds an output VC and has flits to send
   VcSet sa_new_set_;             // got an output VC this cycle: joins sa_set_ at the next tick
   unsigned va_waiting_ = 0;      // branches without an output VC
-  // Lower bounds on the first cycle RC or a credit can be due; tick() skips them before.
-  uint64_t credit_next_ = UINT64_MAX;
+  uint64_t credit_next_ = UINT64_MAX;  // first cycle a returning credit is due
+
   // A cycle the router is already scheduled for, at or after its ClockDomain slot (UINT64_MAX:
   // asleep): a flit usable no earlier needs no wake-up call (the call would change nothing).
   uint64_t scheduled_ = UINT64_MAX;
@@ -202,6 +202,7 @@ class Router : public sc_core::sc_module, public FlitPortOwner, private Tickable
   SwitchAllocator sa_;
   ClockDomain& clk_;
   const RouteFunc& route_;
+  StatGroup stats_;
   Counter& st_flits_;
   Counter& heads_;
   Counter& replicas_;

@@ -5,12 +5,23 @@
 namespace gpusc::noc {
 
 SwitchAllocator::SwitchAllocator(unsigned in_ports, unsigned out_ports, unsigned vcs, Policy policy)
-    : in_(in_ports), out_(out_ports), vcs_(vcs), policy_(policy),
-      req_(in_ports * vcs), in_vcs_(in_ports), in_ptr_(in_ports), out_ptr_(out_ports),
-      out_req_(out_ports), grants_to_(in_ports), pick_(in_ports), grant_vc_(in_ports, -1), grant_outs_(in_ports) {
+    : in_(in_ports), out_(out_ports), vcs_(vcs), policy_(policy) {
   if (in_ports == 0 || in_ports > 64 || out_ports == 0 || out_ports > 64 || vcs == 0 || vcs > 64)
     error("gpusc.noc.switch_allocator", "ports and VCs must be in [1, 64]; got ", in_ports, " inputs, ",
           out_ports, " outputs, ", vcs, " VCs");
+  // 32-bit arrays take half a word per entry, rounded up; all start zeroed.
+  const size_t half = (in_ports + 1) / 2, half_out = (out_ports + 1) / 2;
+  mem_.assign(3 * half + half_out + 3 * size_t{in_ports} + out_ports + size_t{in_ports} * vcs, 0);
+  uint64_t* m = mem_.data();
+  in_ptr_ = reinterpret_cast<unsigned*>(m), m += half;
+  out_ptr_ = reinterpret_cast<unsigned*>(m), m += half_out;
+  grant_vc_ = reinterpret_cast<int*>(m), m += half;
+  grant_outs_ = m, m += in_ports;
+  req_ = m, m += size_t{in_ports} * vcs;
+  in_vcs_ = m, m += in_ports;
+  out_req_ = m, m += out_ports;
+  grants_to_ = m, m += in_ports;
+  pick_ = reinterpret_cast<int*>(m);
 }
 
 unsigned SwitchAllocator::rr_pick(uint64_t mask, unsigned ptr, unsigned n) {
@@ -68,8 +79,8 @@ void SwitchAllocator::uncontended() {
 
 void SwitchAllocator::separable() {
   // Stage 1: every input picks one requesting VC; collect per-output input requests.
-  uint64_t* out_req = out_req_.data();
-  int* pick = pick_.data();
+  uint64_t* out_req = out_req_;
+  int* pick = pick_;
   uint64_t outs_used = 0;
   for (uint64_t a = active_in_; a; a &= a - 1) {
     const unsigned i = static_cast<unsigned>(__builtin_ctzll(a));
@@ -100,9 +111,9 @@ void SwitchAllocator::separable() {
 
 void SwitchAllocator::islip() {
   // Request (built by request()): output p sees input i if any VC of i asks for p.
-  const uint64_t* out_req = out_req_.data();
+  const uint64_t* out_req = out_req_;
   // Grant: each output grants one input.
-  uint64_t* grants_to = grants_to_.data();
+  uint64_t* grants_to = grants_to_;
   uint64_t granted = 0;
   for (uint64_t u = outs_asked_; u; u &= u - 1) {
     const unsigned p = static_cast<unsigned>(__builtin_ctzll(u));

@@ -23,6 +23,8 @@ class SwitchAllocator {
  public:
   enum class Policy { Separable, ISlip };
   SwitchAllocator(unsigned in_ports, unsigned out_ports, unsigned vcs, Policy policy);
+  SwitchAllocator(const SwitchAllocator&) = delete;
+  SwitchAllocator& operator=(const SwitchAllocator&) = delete;
 
   void request(unsigned in, unsigned vc, uint64_t out_mask) {
     const uint64_t ib = uint64_t{1} << in, vb = uint64_t{1} << vc;
@@ -58,19 +60,23 @@ class SwitchAllocator {
   void islip();
   const unsigned in_, out_, vcs_;
   const Policy policy_;
-  // Valid only for the inputs in active_in_ (and their VCs in in_vcs_) / outputs in outs_asked_.
-  std::vector<uint64_t> req_;      // [in * vcs + vc] -> out mask
-  std::vector<uint64_t> in_vcs_;   // [in] -> VCs with requests
   uint64_t active_in_ = 0;
   uint64_t outs_asked_ = 0;  // union of the requested outputs
   uint64_t contended_ = 0;   // nonzero: some input or output has more than one request
-  std::vector<unsigned> in_ptr_, out_ptr_;
-  std::vector<uint64_t> out_req_;    // [out] -> requesting inputs (any VC); separable's scratch
-  std::vector<uint64_t> grants_to_;  // scratch: [in] -> outputs that granted it
-  std::vector<int> pick_;            // scratch: [in] -> VC chosen in stage 1
-  std::vector<int> grant_vc_;        // valid for the inputs in granted_in_
-  std::vector<uint64_t> grant_outs_;
   uint64_t granted_in_ = 0;
+  // Arrays, carved from one block (mem_) so that a router's allocator state is a few cache lines,
+  // the ones a lone request touches first. Request state is valid only for the inputs in
+  // active_in_ (and their VCs in in_vcs_) / outputs in outs_asked_; grants for granted_in_.
+  unsigned* in_ptr_;       // [in] round-robin pointer over VCs
+  unsigned* out_ptr_;      // [out] round-robin pointer over inputs
+  int* grant_vc_;          // [in]
+  uint64_t* grant_outs_;   // [in]
+  uint64_t* req_;          // [in * vcs + vc] -> out mask
+  uint64_t* in_vcs_;       // [in] -> VCs with requests
+  uint64_t* out_req_;      // [out] -> requesting inputs (any VC); separable's scratch
+  uint64_t* grants_to_;    // scratch: [in] -> outputs that granted it
+  int* pick_;              // scratch: [in] -> VC chosen in stage 1
+  std::vector<uint64_t> mem_;
 };
 
 }  // namespace gpusc::noc
