@@ -60,9 +60,9 @@ Router::Router(sc_core::sc_module_name name, const Params& p, unsigned id, unsig
   arena_.assign((off + 64) / 8 + 8, 0);
   unsigned char* base = reinterpret_cast<unsigned char*>(arena_.data());
   base += (64 - reinterpret_cast<uintptr_t>(base) % 64) % 64;
-  va_set_.w = words_ == 1 ? &va_set_.one : reinterpret_cast<uint64_t*>(base + o_va);
-  sa_set_.w = words_ == 1 ? &sa_set_.one : reinterpret_cast<uint64_t*>(base + o_sa);
-  sa_new_set_.w = words_ == 1 ? &sa_new_set_.one : reinterpret_cast<uint64_t*>(base + o_sa_new);
+  va_set_.init(words_, reinterpret_cast<uint64_t*>(base + o_va));
+  sa_set_.init(words_, reinterpret_cast<uint64_t*>(base + o_sa));
+  sa_new_set_.init(words_, reinterpret_cast<uint64_t*>(base + o_sa_new));
   busy_ = reinterpret_cast<uint64_t*>(base + o_busy);
   in_links_ = reinterpret_cast<FlitLink**>(base + o_links);
   out_links_ = in_links_ + ports;
@@ -142,15 +142,7 @@ void Router::receive_credit(unsigned out_port, unsigned vc, uint64_t ready) {
 bool Router::tick(uint64_t cycle) {
   scheduled_ = UINT64_MAX;  // the ClockDomain has just cleared our slot
   if (cycle >= credit_next_) apply_credits(cycle);
-  if (sa_new_set_.sum) {
-    for (uint64_t s = sa_new_set_.sum; s; s &= s - 1) {
-      const unsigned wi = static_cast<unsigned>(__builtin_ctzll(s));
-      sa_set_.w[wi] |= sa_new_set_.w[wi];
-      sa_new_set_.w[wi] = 0;
-    }
-    sa_set_.sum |= sa_new_set_.sum;
-    sa_new_set_.sum = 0;
-  }
+  if (sa_new_set_.sum) sa_new_set_.move_into(sa_set_);
   if (va_set_.sum) allocate_vcs(cycle);
   if (sa_set_.sum) allocate_switch(cycle);
   scheduled_ = occupancy_ ? cycle + 1 : UINT64_MAX;  // returning true re-arms for cycle + 1

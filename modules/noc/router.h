@@ -151,6 +151,17 @@ class Router : public sc_core::sc_module, public FlitPortOwner, private Tickable
     uint64_t* w = nullptr;  // &one when a word is enough (hot fields stay on the router's lines)
     uint64_t sum = 0;
     uint64_t one = 0;
+    void init(unsigned words, uint64_t* storage) { w = words == 1 ? &one : storage; }
+    // Moves every member into `to` (this set ends empty).
+    void move_into(VcSet& to) {
+      for (uint64_t s = sum; s; s &= s - 1) {
+        const unsigned wi = static_cast<unsigned>(__builtin_ctzll(s));
+        to.w[wi] |= w[wi];
+        w[wi] = 0;
+      }
+      to.sum |= sum;
+      sum = 0;
+    }
     void set(unsigned i) {
       w[i >> 6] |= uint64_t{1} << (i & 63);
       sum |= uint64_t{1} << (i >> 6);
