@@ -285,8 +285,8 @@ void Router::allocate_vcs(uint64_t cycle) {
   if (nin <= 64) {
     // Per output port, the requesting input VCs as a bit mask: serving it upward from the
     // port's pointer, wrapping around, is the round-robin order.
+    // (A port's word is valid once its bit is in req_ports: set on the first request, no clearing.)
     uint64_t by_port[64];
-    std::fill_n(by_port, ports_, 0);
     uint64_t req_ports = 0;
     for (uint64_t a = va_set_.w[0]; a; a &= a - 1) {
       const unsigned idx = static_cast<unsigned>(__builtin_ctzll(a));
@@ -294,8 +294,9 @@ void Router::allocate_vcs(uint64_t cycle) {
       for (unsigned i = 0; i < q.nbr; ++i) {
         const Branch& b = q.br()[i];
         if (!va_request(b, cycle, seen)) continue;
-        by_port[b.port] |= uint64_t{1} << idx;
-        req_ports |= uint64_t{1} << b.port;
+        const uint64_t port_bit = uint64_t{1} << b.port;
+        by_port[b.port] = (req_ports & port_bit ? by_port[b.port] : 0) | uint64_t{1} << idx;
+        req_ports |= port_bit;
       }
     }
     for (; req_ports; req_ports &= req_ports - 1) {
@@ -379,6 +380,7 @@ void Router::allocate_switch(uint64_t cycle) {
   const unsigned* credits = credits_;
   unsigned nreq = 0;
   uint64_t req_ports = 0;   // input ports with a request (for the stall count)
+  unsigned requesting = 0;  // how many (counted as they appear: no popcount instruction in baseline x86-64)
   unsigned p1 = 0, v1 = 0;  // the first request is held back: alone, it skips the allocator's loops
   uint64_t m1 = 0;
   sa_set_.each([&](unsigned idx) {
@@ -406,6 +408,7 @@ void Router::allocate_switch(uint64_t cycle) {
       }
       if (!mask) return;
     }
+    requesting += !(req_ports >> q.port & 1);
     req_ports |= uint64_t{1} << q.port;
     if (nreq++ == 0) {
       p1 = q.port, v1 = q.vc, m1 = mask;
@@ -415,7 +418,6 @@ void Router::allocate_switch(uint64_t cycle) {
     }
   });
   if (!nreq) return;
-  const unsigned requesting = static_cast<unsigned>(__builtin_popcountll(req_ports));
   if (nreq == 1) sa_.allocate_one(p1, v1, m1);
   else sa_.allocate();
   unsigned won = 0;
