@@ -49,6 +49,8 @@ class ClockDomain : public sc_core::sc_module {
   // Cycle containing time t (floor).
   uint64_t cycle_of(const sc_core::sc_time& t) const { return t.value() / period_.value(); }
   uint64_t now() const { return cycle_of(sc_core::sc_time_stamp()); }
+  // The cycle whose units are being ticked, or UINT64_MAX outside a tick.
+  uint64_t dispatching() const { return dispatching_; }
   // First edge at or after t.
   uint64_t cycle_at_or_after(const sc_core::sc_time& t) const {
     return (t.value() + period_.value() - 1) / period_.value();

@@ -52,7 +52,7 @@ Router::Router(sc_core::sc_module_name name, const Params& p, unsigned id, unsig
   };
   words_ = static_cast<unsigned>((nin + 63) / 64);
   const size_t o_va = take(words_ * 8, 8), o_sa = take(words_ * 8, 8);
-  const size_t o_sa_new = take(words_ * 8, 8);
+  const size_t o_sa_new = take(words_ * 8, 8), o_later = take(kVaLater * words_ * 8, 8);
   const size_t o_busy = take(ports * 8, 8), o_links = take(2 * ports * sizeof(FlitLink*), 8);
   const size_t o_cred = take(nin * 4, 4), o_ptr = take(ports * 4, 4);
   const size_t o_vcs = take(nin * vc_stride_, 64), o_flits = take(nin * depth_ * sizeof(Flit), 64);
@@ -63,6 +63,8 @@ Router::Router(sc_core::sc_module_name name, const Params& p, unsigned id, unsig
   va_set_.init(words_, reinterpret_cast<uint64_t*>(base + o_va));
   sa_set_.init(words_, reinterpret_cast<uint64_t*>(base + o_sa));
   sa_new_set_.init(words_, reinterpret_cast<uint64_t*>(base + o_sa_new));
+  for (unsigned i = 0; i < kVaLater; ++i)
+    va_later_[i].init(words_, reinterpret_cast<uint64_t*>(base + o_later) + i * words_);
   busy_ = reinterpret_cast<uint64_t*>(base + o_busy);
   in_links_ = reinterpret_cast<FlitLink**>(base + o_links);
   out_links_ = in_links_ + ports;
@@ -143,6 +145,11 @@ bool Router::tick(uint64_t cycle) {
   scheduled_ = UINT64_MAX;  // the ClockDomain has just cleared our slot
   if (cycle >= credit_next_) apply_credits(cycle);
   if (sa_new_set_.sum) sa_new_set_.move_into(sa_set_);
+  if (VcSet& later = va_later_[cycle % kVaLater]; later.sum) {
+    later.move_into(va_set_);
+    va_waiting_ += va_later_n_[cycle % kVaLater];
+    va_later_n_[cycle % kVaLater] = 0;
+  }
   if (va_set_.sum) allocate_vcs(cycle);
   if (sa_set_.sum) allocate_switch(cycle);
   scheduled_ = occupancy_ ? cycle + 1 : UINT64_MAX;  // returning true re-arms for cycle + 1
@@ -190,8 +197,14 @@ void Router::route(InVc& q, uint64_t rc_cycle) {
   }
   q.nbr = n;
   q.va_pending = n;
-  va_waiting_ += n;
-  va_set_.set(q.index);
+  const uint64_t va_ready = rc_cycle + d_rc_, now = clk_.dispatching();  // UINT64_MAX: not in a tick
+  if (va_ready > now && va_ready - now < kVaLater) {
+    va_later_[va_ready % kVaLater].set(q.index);
+    va_later_n_[va_ready % kVaLater] += n;
+  } else {
+    va_set_.set(q.index);
+    va_waiting_ += n;
+  }
   q.flits = f.flits;
   q.popped = 0;
   q.tails_sent = 0;

@@ -188,10 +188,17 @@ class Router : public sc_core::sc_module, public FlitPortOwner, private Tickable
   const unsigned ports_, vcs_, depth_;
   const unsigned d_rc_, d_va_;   // extra cycles before VA (RC) and before SA (VA)
   const uint64_t body_ready_;    // d_rc_ + d_va_: a body flit may do SA that long after arriving
-  VcSet va_set_;                 // some branch awaits an output VC
+  VcSet va_set_;                 // some branch may ask for an output VC (its RC is done)
   VcSet sa_set_;                 // some branch holds an output VC and has flits to send
   VcSet sa_new_set_;             // got an output VC this cycle: joins sa_set_ at the next tick
-  unsigned va_waiting_ = 0;      // branches without an output VC
+  unsigned va_waiting_ = 0;      // branches of va_set_ without an output VC
+  // Routed heads that may ask for VA only in a later cycle c (1 to kVaLater - 1 cycles ahead of
+  // the cycle being ticked: a flit routed on arrival, usable after the link): held in va_later_[c % kVaLater] with their
+  // branch count, and moved into va_set_ at the tick of cycle c, so that earlier ticks do not
+  // visit them. A router with flits is ticked every cycle, so it reaches cycle c.
+  static constexpr unsigned kVaLater = 4;
+  VcSet va_later_[kVaLater];
+  unsigned va_later_n_[kVaLater] = {};
   uint64_t credit_next_ = UINT64_MAX;  // first cycle a returning credit is due
 
   // A cycle the router is already scheduled for, at or after its ClockDomain slot (UINT64_MAX:
