@@ -41,7 +41,7 @@ Router::Router(sc_core::sc_module_name name, const Params& p, unsigned id, unsig
   // Carve the arena: per-port words, credits, links, then the VC records and flit rings on
   // cache-line boundaries, then the multicast destination sets (cold).
   const size_t nin = size_t{ports} * vcs_;
-  static_assert(sizeof(InVc) % alignof(Branch) == 0 && sizeof(Flit) == 32, "layout");
+  static_assert(sizeof(InVc) == 32 && sizeof(Branch) == 32 && sizeof(Flit) == 32, "layout");
   vc_stride_ = (sizeof(InVc) + ports * sizeof(Branch) + 63) / 64 * 64;
   size_t off = 0;
   const auto take = [&off](size_t bytes, size_t align) {
@@ -52,9 +52,9 @@ Router::Router(sc_core::sc_module_name name, const Params& p, unsigned id, unsig
   };
   words_ = static_cast<unsigned>((nin + 63) / 64);
   const size_t o_va = take(words_ * 8, 8), o_sa = take(words_ * 8, 8);
-  const size_t o_sa_new = take(words_ * 8, 8), o_later = take(kVaLater * words_ * 8, 8);
+  const size_t o_sa_new = take(words_ * 8, 8), o_blk = take(words_ * 8, 8), o_later = take(kVaLater * words_ * 8, 8);
   const size_t o_busy = take(ports * 8, 8), o_links = take(2 * ports * sizeof(FlitLink*), 8);
-  const size_t o_cred = take(nin * 4, 4), o_ptr = take(ports * 4, 4);
+  const size_t o_cred = take(nin * 4, 4), o_ptr = take(ports * 4, 4), o_owner = take(nin * 2, 2);
   const size_t o_vcs = take(nin * vc_stride_, 64), o_flits = take(nin * depth_ * sizeof(Flit), 64);
   const size_t o_bd = take(nin * ports * sizeof(DestSet), 8), o_md = take(nin * depth_ * sizeof(DestSet), 8);
   arena_.assign((off + 64) / 8 + 8, 0);
@@ -63,6 +63,7 @@ Router::Router(sc_core::sc_module_name name, const Params& p, unsigned id, unsig
   va_set_.init(words_, reinterpret_cast<uint64_t*>(base + o_va));
   sa_set_.init(words_, reinterpret_cast<uint64_t*>(base + o_sa));
   sa_new_set_.init(words_, reinterpret_cast<uint64_t*>(base + o_sa_new));
+  sa_blocked_.init(words_, reinterpret_cast<uint64_t*>(base + o_blk));
   for (unsigned i = 0; i < kVaLater; ++i)
     va_later_[i].init(words_, reinterpret_cast<uint64_t*>(base + o_later) + i * words_);
   busy_ = reinterpret_cast<uint64_t*>(base + o_busy);
@@ -70,6 +71,7 @@ Router::Router(sc_core::sc_module_name name, const Params& p, unsigned id, unsig
   out_links_ = in_links_ + ports;
   credits_ = reinterpret_cast<unsigned*>(base + o_cred);
   va_ptr_ = reinterpret_cast<unsigned*>(base + o_ptr);
+  owner_ = reinterpret_cast<uint16_t*>(base + o_owner);
   vc_base_ = base + o_vcs;
   Flit* flits = reinterpret_cast<Flit*>(base + o_flits);
   bdests_ = reinterpret_cast<DestSet*>(base + o_bd);
@@ -79,9 +81,9 @@ Router::Router(sc_core::sc_module_name name, const Params& p, unsigned id, unsig
   for (size_t i = 0; i < nin * ports; ++i) new (&bdests_[i]) DestSet();
   for (size_t i = 0; i < nin * depth_; ++i) new (&mdests_[i]) DestSet();
   for (size_t i = 0; i < nin; ++i) {
-    InVc* q = new (vc_base_ + i * vc_stride_) InVc{&flits[i * depth_], 0, 0, 0, 0, 0, 0, 0, static_cast<uint32_t>(i),
+    InVc* q = new (vc_base_ + i * vc_stride_) InVc{&flits[i * depth_], 0, 0, 0, 0, 0, 0, 0, static_cast<uint16_t>(i),
                                                     static_cast<uint16_t>(i / vcs_), static_cast<uint16_t>(i % vcs_)};
-    for (unsigned b = 0; b < ports; ++b) new (&q->br()[b]) Branch{0, 0, 0, 0, -1, 0, 0, kMultiDest};
+    for (unsigned b = 0; b < ports; ++b) new (&q->br()[b]) Branch{0, 0, 0, -1, 0, 0, kMultiDest};
   }
   scratch_.reserve(ports);
   // At most every downstream slot's credit is on its way back at once.
@@ -158,7 +160,12 @@ bool Router::tick(uint64_t cycle) {
 
 void Router::apply_credits(uint64_t cycle) {
   do {
-    ++credits_[cring_[chead_].index];
+    const unsigned idx = cring_[chead_].index;
+    // The output VC's first credit back: its owner may be waiting for it (see allocate_switch).
+    if (credits_[idx]++ == 0 && sa_blocked_.test(owner_[idx])) {
+      sa_blocked_.clear(owner_[idx]);
+      sa_set_.set(owner_[idx]);
+    }
     chead_ = (chead_ + 1) & cmask_;
   } while (--csize_ && cring_[chead_].ready <= cycle);
   credit_next_ = csize_ ? cring_[chead_].ready : UINT64_MAX;
@@ -189,7 +196,7 @@ void Router::route(InVc& q, uint64_t rc_cycle) {
     b.port = r.port;
     b.out_vc = -1;
     b.sent = 0;
-    b.va_ready = rc_cycle + d_rc_;
+    b.ready = rc_cycle + d_rc_;
     b.vc_mask = vc_range(r.vc_lo, r.vc_hi);
     b.dest = f.dest;
   } else {
@@ -230,7 +237,7 @@ unsigned Router::route_multicast(InVc& q, uint64_t rc_cycle) {
     b.port = r.port;
     b.out_vc = -1;
     b.sent = 0;
-    b.va_ready = rc_cycle + d_rc_;
+    b.ready = rc_cycle + d_rc_;
     b.vc_mask = vc_range(r.vc_lo, r.vc_hi);
     b.dest = r.dests.single_member() ? static_cast<uint16_t>(r.dests.first()) : kMultiDest;
     bdests_[q.index * ports_ + i] = r.dests;
@@ -247,10 +254,11 @@ void Router::route_error(const Flit& f, unsigned port, unsigned vc_lo, unsigned 
 
 inline void Router::grant_vc(InVc& q, Branch& b, unsigned vc, uint64_t cycle) {
   busy_[b.port] |= uint64_t{1} << vc;
-  b.out_vc = static_cast<int>(vc);
+  b.out_vc = static_cast<int16_t>(vc);
   b.credit = b.port * vcs_ + vc;
-  b.sa_ready = cycle + d_va_;
-  va_ptr_[b.port] = q.index + 1 == ports_ * vcs_ ? 0 : q.index + 1;
+  owner_[b.credit] = q.index;
+  b.ready = cycle + d_va_;
+  va_ptr_[b.port] = q.index + 1u == ports_ * vcs_ ? 0 : q.index + 1;
   --va_waiting_;
   if (--q.va_pending == 0) va_set_.clear(q.index);
   if (d_va_) sa_new_set_.set(q.index);  // it cannot ask for the switch before
@@ -267,7 +275,7 @@ void Router::multicast_depth_error(const Flit& f) const {
 // the first 64 asked for, and its VC class is not already full (that is a stall whatever the
 // order, since grants only take VCs).
 inline bool Router::va_request(const Branch& b, uint64_t cycle, unsigned& seen) {
-  if (b.out_vc >= 0 || b.va_ready > cycle || seen == 64) return false;
+  if (b.out_vc >= 0 || b.ready > cycle || seen == 64) return false;
   ++seen;
   if (b.vc_mask & ~busy_[b.port]) return true;
   ++va_stalls_;
@@ -280,7 +288,7 @@ void Router::allocate_vcs(uint64_t cycle) {
     InVc& q = vc(wi * 64 + static_cast<unsigned>(__builtin_ctzll(va_set_.w[wi])));
     Branch* b = q.br();
     while (b->out_vc >= 0) ++b;
-    if (b->va_ready > cycle) return;
+    if (b->ready > cycle) return;
     const uint64_t free = b->vc_mask & ~busy_[b->port];
     if (!free) {
       ++va_stalls_;
@@ -381,7 +389,8 @@ void Router::allocate_switch(uint64_t cycle) {
         Branch& b = q.br()[0];
         if (!q.size) return;
         const Flit& f = q.ring[q.head];
-        if (f.ready + body_ready > cycle || (f.head() && b.sa_ready > cycle) || !credits_[b.credit]) return;
+        if (!credits_[b.credit]) return block(q);
+        if (f.ready + body_ready > cycle || (f.head() && b.ready > cycle)) return;
         sa_.allocate_one(p, v, uint64_t{1} << b.port);
         send(q, b, 0, cycle);
         pop(p, v, q, cycle);
@@ -405,8 +414,8 @@ void Router::allocate_switch(uint64_t cycle) {
       const Branch& b = q.br()[0];
       if (!q.size) return;
       const Flit& f = q.ring[q.head];
-      const bool ready = (f.ready + body_ready <= cycle) & (!f.head() | (b.sa_ready <= cycle));
-      if (!(ready & (credits[b.credit] != 0))) return;
+      if (!credits[b.credit]) return block(q);
+      if (!((f.ready + body_ready <= cycle) & (!f.head() | (b.ready <= cycle)))) return;
       mask = uint64_t{1} << b.port;
     } else {
       for (unsigned i = 0; i < q.nbr; ++i) {
@@ -415,7 +424,7 @@ void Router::allocate_switch(uint64_t cycle) {
         const unsigned k = b.sent - q.popped;
         if (k >= q.size) continue;
         const Flit& f = q.ring[slot(q, k)];
-        if (f.ready + body_ready > cycle || (f.head() && b.sa_ready > cycle)) continue;
+        if (f.ready + body_ready > cycle || (f.head() && b.ready > cycle)) continue;
         if (!credits[b.credit]) continue;
         mask |= uint64_t{1} << b.port;
       }
@@ -450,7 +459,7 @@ void Router::allocate_switch(uint64_t cycle) {
     for (unsigned i = 0; i < q.nbr; ++i) {
       Branch& b = q.br()[i];
       if (outs & (uint64_t{1} << b.port)) send(q, b, b.sent - q.popped, cycle);
-      min_sent = std::min(min_sent, b.sent);
+      min_sent = std::min(min_sent, unsigned{b.sent});
     }
     // Free the slots every branch has sent; the credit leaves with the flit (ST, next cycle).
     while (q.size && q.popped < min_sent) pop(p, v, q, cycle);

@@ -93,27 +93,28 @@ class Router : public sc_core::sc_module, public FlitPortOwner, private Tickable
   uint64_t flits_switched() const { return st_flits_.value(); }
 
  private:
-  // One output branch of the packet at the front of an input VC (48 bytes).
+  // One output branch of the packet at the front of an input VC (32 bytes). The VC record
+  // (InVc, 32 bytes) and its first branch share one cache line: a unicast VC's hot state.
   struct Branch {
-    uint64_t sa_ready;   // first cycle the head may do SA (after VA)
-    uint64_t va_ready;   // first cycle VA may be tried (after RC)
+    uint64_t ready;      // before VA: first cycle VA may be tried (after RC); after: first cycle
+                         // the head may do SA
     uint64_t vc_mask;    // output VCs it may use
-    uint32_t port;
-    int32_t out_vc;      // -1 until VA
-    uint32_t credit;     // index of its output VC in credits_ (after VA)
-    uint32_t sent;       // flits of the current packet this branch has sent
+    uint16_t port;
+    int16_t out_vc;      // -1 until VA
+    uint16_t credit;     // index of its output VC in credits_ (after VA)
+    uint16_t sent;       // flits of the current packet this branch has sent
     uint16_t dest;       // the branch's only destination, or kMultiDest (then its set is in bdests_)
   };
   // An input VC; its `ports` Branch slots follow it in memory (see vc()).
   struct InVc {
     Flit* ring;           // vc_depth slots
-    uint32_t head, size;
-    uint32_t nbr;         // branches of the front packet (0: not routed yet)
-    uint32_t va_pending;  // branches still without an output VC
-    uint32_t popped;      // flits of the front packet already removed
-    uint32_t tails_sent;  // branches done with the front packet
-    uint32_t flits;       // length of the front packet
-    uint32_t index;       // port * vcs + vc
+    uint16_t head, size;
+    uint16_t nbr;         // branches of the front packet (0: not routed yet)
+    uint16_t va_pending;  // branches still without an output VC
+    uint16_t popped;      // flits of the front packet already removed
+    uint16_t tails_sent;  // branches done with the front packet
+    uint16_t flits;       // length of the front packet
+    uint16_t index;       // port * vcs + vc
     uint16_t port, vc;    // its input port and VC
     Branch* br() { return reinterpret_cast<Branch*>(this + 1); }
     const Branch* br() const { return reinterpret_cast<const Branch*>(this + 1); }
@@ -137,6 +138,12 @@ class Router : public sc_core::sc_module, public FlitPortOwner, private Tickable
   void send(InVc& q, Branch& b, unsigned idx, uint64_t cycle);
   void pop(unsigned p, unsigned v, InVc& q, uint64_t cycle);
   void finish_packet(InVc& q, uint64_t cycle);
+  // A one-branch VC whose output VC has no credit cannot ask for the switch before one returns:
+  // it leaves sa_set_ until apply_credits puts it back (same requests, fewer visits).
+  void block(const InVc& q) {
+    sa_set_.clear(q.index);
+    sa_blocked_.set(q.index);
+  }
   InVc& vc(unsigned index) { return *reinterpret_cast<InVc*>(vc_base_ + index * vc_stride_); }
   const InVc& vc(unsigned index) const { return *reinterpret_cast<const InVc*>(vc_base_ + index * vc_stride_); }
   unsigned slot(const InVc& q, unsigned i) const {  // ring index, no division
@@ -162,6 +169,7 @@ class Router : public sc_core::sc_module, public FlitPortOwner, private Tickable
       to.sum |= sum;
       sum = 0;
     }
+    bool test(unsigned i) const { return w[i >> 6] >> (i & 63) & 1; }
     void set(unsigned i) {
       w[i >> 6] |= uint64_t{1} << (i & 63);
       sum |= uint64_t{1} << (i >> 6);
@@ -191,6 +199,7 @@ class Router : public sc_core::sc_module, public FlitPortOwner, private Tickable
   VcSet va_set_;                 // some branch may ask for an output VC (its RC is done)
   VcSet sa_set_;                 // some branch holds an output VC and has flits to send
   VcSet sa_new_set_;             // got an output VC this cycle: joins sa_set_ at the next tick
+  VcSet sa_blocked_;             // one branch, out of credits: back in sa_set_ when one returns
   unsigned va_waiting_ = 0;      // branches of va_set_ without an output VC
   // Routed heads that may ask for VA only in a later cycle c (1 to kVaLater - 1 cycles ahead of
   // the cycle being ticked: a flit routed on arrival, usable after the link): held in va_later_[c % kVaLater] with their
@@ -208,6 +217,7 @@ class Router : public sc_core::sc_module, public FlitPortOwner, private Tickable
   uint64_t* busy_;               // [out port] output VCs owned by a packet
   unsigned* credits_;            // [out port * vcs + out vc]
   unsigned* va_ptr_;             // [out port] round-robin pointer over input VCs
+  uint16_t* owner_;              // [out port * vcs + out vc] input VC last granted that output VC
   FlitLink** in_links_;          // [port]
   FlitLink** out_links_;         // [port]
   unsigned char* vc_base_;       // InVc records (header + branches), vc_stride_ apart
