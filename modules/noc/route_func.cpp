@@ -12,17 +12,15 @@ MeshDorRoute::MeshDorRoute(unsigned k, unsigned m, std::vector<bool> yx_per_vnet
 }
 
 unsigned MeshDorRoute::port_towards(unsigned router, unsigned dest, unsigned vnet) const {
+  // Without branches (the direction is data-dependent, so branches on it mispredict): a table
+  // indexed by algorithm, x step and y step (0 none, 1 down, 2 up).
+  static constexpr uint8_t kPort[2][3][3] = {
+      {{kLocal, kSouth, kNorth}, {kWest, kWest, kWest}, {kEast, kEast, kEast}},     // XY: x first
+      {{kLocal, kSouth, kNorth}, {kWest, kSouth, kNorth}, {kEast, kSouth, kNorth}}  // YX: y first
+  };
   const unsigned x = x_[router], y = y_[router], dx = x_[dest], dy = y_[dest];
-  const auto xdir = [&] { return dx > x ? kEast : kWest; };
-  const auto ydir = [&] { return dy > y ? kNorth : kSouth; };
-  if (yx_mask_ >> vnet & 1) {
-    if (dy != y) return ydir();
-    if (dx != x) return xdir();
-  } else {
-    if (dx != x) return xdir();
-    if (dy != y) return ydir();
-  }
-  return kLocal;
+  const unsigned xs = 2u * (dx > x) + (dx < x), ys = 2u * (dy > y) + (dy < y);
+  return kPort[yx_mask_ >> vnet & 1][xs][ys];
 }
 
 namespace {

@@ -56,6 +56,10 @@ Router::Router(sc_core::sc_module_name name, const Params& p, unsigned id, unsig
   const size_t o_busy = take(ports * 8, 8), o_links = take(2 * ports * sizeof(FlitLink*), 8);
   const size_t o_cred = take(nin * 4, 4), o_ptr = take(ports * 4, 4), o_owner = take(nin * 2, 2);
   const size_t o_vcs = take(nin * vc_stride_, 64), o_flits = take(nin * depth_ * sizeof(Flit), 64);
+  // At most every downstream slot's credit is on its way back at once.
+  size_t cap = 1;
+  while (cap < nin * depth_) cap *= 2;
+  const size_t o_cring = take(cap * sizeof(PendingCredit), 64);
   const size_t o_bd = take(nin * ports * sizeof(DestSet), 8), o_md = take(nin * depth_ * sizeof(DestSet), 8);
   arena_.assign((off + 64) / 8 + 8, 0);
   unsigned char* base = reinterpret_cast<unsigned char*>(arena_.data());
@@ -86,10 +90,7 @@ Router::Router(sc_core::sc_module_name name, const Params& p, unsigned id, unsig
     for (unsigned b = 0; b < ports; ++b) new (&q->br()[b]) Branch{0, 0, 0, -1, 0, 0, kMultiDest};
   }
   scratch_.reserve(ports);
-  // At most every downstream slot's credit is on its way back at once.
-  size_t cap = 1;
-  while (cap < nin * depth_) cap *= 2;
-  cring_.resize(cap);
+  cring_ = reinterpret_cast<PendingCredit*>(base + o_cring);
   cmask_ = static_cast<unsigned>(cap - 1);
 }
 
@@ -134,7 +135,7 @@ void Router::receive_flit(unsigned in_port, const Flit& f) {
 }
 
 void Router::receive_credit(unsigned out_port, unsigned vc, uint64_t ready) {
-  if (csize_ == cring_.size())
+  if (csize_ == cmask_ + 1)
     error(name(), "more credits returned on output port ", out_port, " than its downstream buffers hold");
   unsigned i = csize_++;
   for (; i && cring_[(chead_ + i - 1) & cmask_].ready > ready; --i)
@@ -168,7 +169,12 @@ void Router::apply_credits(uint64_t cycle) {
     }
     chead_ = (chead_ + 1) & cmask_;
   } while (--csize_ && cring_[chead_].ready <= cycle);
-  credit_next_ = csize_ ? cring_[chead_].ready : UINT64_MAX;
+  if (csize_) {
+    credit_next_ = cring_[chead_].ready;
+  } else {  // restart at slot 0: at low load the ring then stays on one cache line
+    credit_next_ = UINT64_MAX;
+    chead_ = 0;
+  }
 }
 
 namespace {

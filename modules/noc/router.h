@@ -192,23 +192,31 @@ class Router : public sc_core::sc_module, public FlitPortOwner, private Tickable
   const unsigned id_;
   // Hot state together, and every per-port / per-VC array in one block (arena_), so a tick
   // touches few cache lines.
-  unsigned occupancy_ = 0;       // flits buffered
+  alignas(64) unsigned occupancy_ = 0;  // flits buffered
   const unsigned ports_, vcs_, depth_;
   const unsigned d_rc_, d_va_;   // extra cycles before VA (RC) and before SA (VA)
   const uint64_t body_ready_;    // d_rc_ + d_va_: a body flit may do SA that long after arriving
+  // Credits on their way back, sorted by the cycle they become usable (a ring in the arena: they
+  // arrive almost in that order, one fixed latency per link, so insertion rarely moves any and
+  // applying them takes them from the front; an emptied ring restarts at slot 0). On the same
+  // cache line as the fields above: a neighbour's receive_credit() touches only that line and
+  // the ring's.
+  uint64_t credit_next_ = UINT64_MAX;  // first cycle a returning credit is due
+  PendingCredit* cring_ = nullptr;
+  unsigned chead_ = 0, csize_ = 0, cmask_ = 0;
   VcSet va_set_;                 // some branch may ask for an output VC (its RC is done)
   VcSet sa_set_;                 // some branch holds an output VC and has flits to send
   VcSet sa_new_set_;             // got an output VC this cycle: joins sa_set_ at the next tick
   VcSet sa_blocked_;             // one branch, out of credits: back in sa_set_ when one returns
   unsigned va_waiting_ = 0;      // branches of va_set_ without an output VC
   // Routed heads that may ask for VA only in a later cycle c (1 to kVaLater - 1 cycles ahead of
-  // the cycle being ticked: a flit routed on arrival, usable after the link): held in va_later_[c % kVaLater] with their
-  // branch count, and moved into va_set_ at the tick of cycle c, so that earlier ticks do not
-  // visit them. A router with flits is ticked every cycle, so it reaches cycle c.
+  // the cycle being ticked: a flit routed on arrival, usable after the link): held in
+  // va_later_[c % kVaLater] with their branch count, and moved into va_set_ at the tick of cycle
+  // c, so that earlier ticks do not visit them. A router with flits is ticked every cycle, so it
+  // reaches cycle c.
   static constexpr unsigned kVaLater = 4;
   VcSet va_later_[kVaLater];
   unsigned va_later_n_[kVaLater] = {};
-  uint64_t credit_next_ = UINT64_MAX;  // first cycle a returning credit is due
 
   // A cycle the router is already scheduled for, at or after its ClockDomain slot (UINT64_MAX:
   // asleep): a flit usable no earlier needs no wake-up call (the call would change nothing).
@@ -222,11 +230,6 @@ class Router : public sc_core::sc_module, public FlitPortOwner, private Tickable
   FlitLink** out_links_;         // [port]
   unsigned char* vc_base_;       // InVc records (header + branches), vc_stride_ apart
   size_t vc_stride_;
-  // Credits on their way back, sorted by the cycle they become usable (a ring: they arrive almost
-  // in that order, one fixed latency per link, so insertion rarely moves any and applying them
-  // takes them from the front).
-  std::vector<PendingCredit> cring_;
-  unsigned chead_ = 0, csize_ = 0, cmask_ = 0;
   SwitchAllocator sa_;
   ClockDomain& clk_;
   const RouteFunc& route_;
