@@ -24,9 +24,12 @@
 // credits are sent in the cycle a flit leaves the input buffer's ST stage.
 // An idle router is not ticked; one with flits is ticked every cycle until it drains.
 // Implementation (speed, docs/bench-noc.md): a bit set per stage (VA, SA) names the VCs with
-// work of that kind, so a tick visits only those, in (port, VC) order; all
-// per-port and per-VC state lives in one block; a lone request skips the allocators' general
-// loops with the same outcome (grants, round-robin pointers, stall counts).
+// work of that kind, so a tick visits only those, in (port, VC) order; a head routed on arrival
+// joins the VA set only in the cycle it may ask, and a one-branch VC whose output VC is out of
+// credits leaves the SA set until a credit returns (neither could ask before, so the requests
+// are the same); all per-port and per-VC state lives in one block, a unicast VC's on one cache
+// line; a lone request skips the allocators' general loops with the same outcome (grants,
+// round-robin pointers, stall counts).
 #pragma once
 #include <cstdint>
 #include <string>
