@@ -148,10 +148,10 @@ bool Router::tick(uint64_t cycle) {
   scheduled_ = UINT64_MAX;  // the ClockDomain has just cleared our slot
   if (cycle >= credit_next_) apply_credits(cycle);
   if (sa_new_set_.sum) sa_new_set_.move_into(sa_set_);
-  if (VcSet& later = va_later_[cycle % kVaLater]; later.sum) {
-    later.move_into(va_set_);
-    va_waiting_ += va_later_n_[cycle % kVaLater];
-    va_later_n_[cycle % kVaLater] = 0;
+  if (const unsigned s = cycle % kVaLater; va_later_[s].sum) {  // heads whose VA cycle this is
+    va_later_[s].move_into(va_set_);
+    va_waiting_ += va_later_n_[s];
+    va_later_n_[s] = 0;
   }
   if (va_set_.sum) allocate_vcs(cycle);
   if (sa_set_.sum) allocate_switch(cycle);
