@@ -1,7 +1,13 @@
 #include "common/clock_domain.h"
 
+#include <algorithm>
 #include <cmath>
+#include <condition_variable>
+#include <mutex>
 #include <string>
+#include <thread>
+
+#include "common/report.h"
 
 namespace gpusc {
 
@@ -22,33 +28,95 @@ sc_core::sc_time period_for(double freq_mhz, const char* who) {
 }
 }  // namespace
 
+namespace {
+constexpr unsigned kSpins = 2000;  // busy-wait rounds before yielding the core
+// One round of waiting for another thread: a plain re-read while it is likely to come soon (no
+// pause instruction: under a hypervisor it may cost a vCPU exit), then a yield, so that threads
+// outnumbering the cores still get to run.
+void relax(unsigned& round) {
+  if (++round < kSpins) __asm__ __volatile__("" ::: "memory");
+  else std::this_thread::yield();
+}
+}  // namespace
+
+// Worker threads: lane i (1..) runs on threads[i - 1]. A worker polls go_ for the next edge a
+// while (edges follow each other within microseconds while the simulation runs), then sleeps on
+// `cv` (between sc_start() calls, at the end).
+struct ClockDomain::Workers {
+  std::vector<std::thread> threads;
+  std::mutex m;
+  std::condition_variable cv;
+  static constexpr unsigned kRounds = 2 * kSpins;  // waiting rounds before sleeping
+};
+
 ClockDomain::ClockDomain(sc_core::sc_module_name name, double freq_mhz)
     : sc_core::sc_module(name),
       freq_mhz_(freq_mhz),
-      period_(period_for(freq_mhz, this->name())),
-      wheel_(kWheel) {
+      period_(period_for(freq_mhz, this->name())) {
+  lanes_.push_back(std::make_unique<Lane>());
   SC_METHOD(run_edge);
   sensitive << edge_;
   dont_initialize();
 }
 
+ClockDomain::~ClockDomain() {
+  if (!workers_) return;
+  publish(2 | ((seq_ + 1) & 1));  // stop
+  for (auto& t : workers_->threads) t.join();
+}
+
+void ClockDomain::set_lanes(unsigned n) {
+  if (n == 0 || n > 64) error(name(), "lanes must be in [1, 64], got ", n);
+  if (woken_ || workers_) error(name(), "set_lanes() after units were scheduled: call it before simulation");
+  while (lanes_.size() < n) lanes_.push_back(std::make_unique<Lane>());
+  lanes_.resize(n);
+}
+
+void ClockDomain::place(Tickable& u, unsigned lane) {
+  if (lane >= lanes_.size()) error(name(), "lane ", lane, " does not exist; the domain has ", lanes_.size());
+  if (u.wake_at_ != UINT64_MAX) error(name(), "place() on a unit that is already scheduled");
+  u.lane_ = lane;
+}
+
+void ClockDomain::at_lane_start(unsigned lane, std::function<void()> f) {
+  if (lane >= lanes_.size()) error(name(), "lane ", lane, " does not exist; the domain has ", lanes_.size());
+  lanes_[lane]->start.push_back(std::move(f));
+}
+
+uint64_t ClockDomain::dispatched_ticks() const {
+  uint64_t n = 0;
+  for (const auto& l : lanes_) n += l->ticks;
+  return n;
+}
+
 void ClockDomain::wake(Tickable& u, uint64_t cycle) {
-  if (dispatching_ != UINT64_MAX) {
-    if (cycle <= dispatching_) cycle = dispatching_ + 1;
+  if (u.lane_ != t_lane_ && parallel_)
+    error(name(), "a unit of lane ", t_lane_, " woke a unit of lane ", u.lane_,
+          " during a parallel edge; units of different lanes exchange work through the mailbox"
+          " (exchanged(), at_lane_start())");
+  Lane& l = *lanes_[u.lane_];
+  uint64_t base = l.now;  // inside an edge the lane's wheel starts at its cycle
+  if (base != UINT64_MAX) {
+    if (cycle <= base) cycle = base + 1;
   } else {
+    base = base_;
     const uint64_t now_c = cycle_at_or_after(sc_core::sc_time_stamp());
     if (cycle < now_c) cycle = now_c;
-    if (cycle < base_) cycle = base_;  // that edge has been dispatched already
+    if (cycle < base) cycle = base;  // that edge has been dispatched already
+    woken_ = true;
   }
   if (cycle >= u.wake_at_) return;  // already due no later than that
   u.wake_at_ = cycle;
-  if (cycle < base_ + kWheel && cycle >= base_) {
-    wheel_[cycle % kWheel].push_back(&u);
-    ++in_wheel_;
+  if (cycle < base + kWheel) {
+    l.wheel[cycle % kWheel].push_back(&u);
+    ++l.in_wheel;
   } else {
-    far_.push(Far{cycle, seq_++, &u});
+    l.far.push(Far{cycle, l.seq++, &u});
   }
-  arm(cycle);
+  // Lanes ticking at once cannot touch the SystemC event: run_edge arms the next edge at its end.
+  // (With one lane the event is armed as the wake-ups come: the order of notifications decides
+  // the order of same-time edges of several domains, so it is kept.)
+  if (!parallel_) arm(cycle);
 }
 
 void ClockDomain::arm(uint64_t cycle) {
@@ -57,51 +125,162 @@ void ClockDomain::arm(uint64_t cycle) {
   edge_.notify(time_of(cycle) - sc_core::sc_time_stamp());
 }
 
-bool ClockDomain::next_pending(uint64_t& cycle) const {
-  bool found = false;
-  if (in_wheel_) {
-    for (uint64_t c = base_; c < base_ + kWheel; ++c)
-      if (!wheel_[c % kWheel].empty()) { cycle = c; found = true; break; }
+// Starts the lane's edge of cycle c: its mail, then its bucket (the wheel starts at c), after
+// pulling in far wake-ups that now fit.
+void ClockDomain::begin_lane(Lane& l, uint64_t c, unsigned half) {
+  l.now = c;
+  l.half = half;
+  for (auto& f : l.start) f();
+  while (!l.far.empty() && l.far.top().cycle < c + kWheel) {
+    const Far f = l.far.top();
+    l.far.pop();
+    l.wheel[f.cycle % kWheel].push_back(f.u);
+    ++l.in_wheel;
   }
-  if (!far_.empty() && (!found || far_.top().cycle < cycle)) { cycle = far_.top().cycle; found = true; }
-  return found;
+  l.running.swap(l.wheel[c % kWheel]);
+  l.in_wheel -= l.running.size();
+}
+
+void ClockDomain::run_lane(Lane& l, uint64_t c) {
+  for (Tickable* u : l.running) {
+    if (u->wake_at_ != c) continue;  // stale: rescheduled earlier and already ran
+    u->wake_at_ = UINT64_MAX;
+    ++l.ticks;
+    // Re-arm for c + 1: wake() without its checks (that slot is in the wheel); nothing to do if
+    // the unit got itself woken for c + 1 during its tick.
+    if (u->tick(c) && u->wake_at_ > c + 1) {
+      u->wake_at_ = c + 1;
+      l.wheel[(c + 1) % kWheel].push_back(u);
+      ++l.in_wheel;
+      if (!parallel_) arm(c + 1);
+    }
+  }
+  l.running.clear();
+}
+
+// Ends the lane's edge of cycle c; returns its report (see Lane::result).
+uint64_t ClockDomain::finish_lane(Lane& l, uint64_t c, uint64_t ticks_before, unsigned parity) {
+  l.now = UINT64_MAX;
+  uint64_t next = kNone;
+  if (l.in_wheel) {
+    for (uint64_t x = c + 1; x < c + kWheel; ++x)
+      if (!l.wheel[x % kWheel].empty()) { next = x; break; }
+  }
+  if (!l.far.empty()) next = std::min(next, l.far.top().cycle);
+  if (l.exchanged) {  // the receivers take it at the start of the next edge
+    next = std::min(next, c + 1);
+    l.exchanged = false;
+  }
+  return next << 3 | uint64_t{l.ticks != ticks_before} << 1 | parity;
 }
 
 void ClockDomain::run_edge() {
   const uint64_t c = cycle_of(sc_core::sc_time_stamp());
   armed_ = UINT64_MAX;
-  // Slide the wheel so it starts at c, then pull in far wake-ups that now fit.
   if (c > base_) base_ = c;
-  while (!far_.empty() && far_.top().cycle < base_ + kWheel) {
-    Far f = far_.top();
-    far_.pop();
-    wheel_[f.cycle % kWheel].push_back(f.u);
-    ++in_wheel_;
-  }
-  running_.swap(wheel_[c % kWheel]);
-  in_wheel_ -= running_.size();
-  dispatching_ = c;
-  bool any = false;
-  for (Tickable* u : running_) {
-    if (u->wake_at_ != c) continue;  // stale: rescheduled earlier and already ran
-    u->wake_at_ = UINT64_MAX;
-    any = true;
-    ++ticks_;
-    // Re-arm for c + 1: wake() without its checks (that slot is in the wheel); nothing to do if
-    // the unit got itself woken for c + 1 during its tick.
-    if (u->tick(c) && u->wake_at_ > c + 1) {
-      u->wake_at_ = c + 1;
-      wheel_[(c + 1) % kWheel].push_back(u);
-      ++in_wheel_;
-      arm(c + 1);
+  const unsigned parity = static_cast<unsigned>(++seq_ & 1);
+  Lane& l0 = *lanes_[0];
+  const uint64_t ticks0 = l0.ticks;
+  uint64_t report = 0;  // the lanes' reports, or-ed
+  uint64_t next = kNone;
+  if (lanes_.size() == 1) {
+    begin_lane(l0, c, parity);
+    run_lane(l0, c);
+  } else {
+    run_parallel(c, parity);
+    for (size_t i = 1; i < lanes_.size(); ++i) {
+      const uint64_t r = lanes_[i]->result.load(std::memory_order_relaxed);
+      report |= r;
+      next = std::min(next, r >> 3);
     }
   }
-  running_.clear();
-  dispatching_ = UINT64_MAX;
-  if (any) ++edges_;
+  const uint64_t r0 = finish_lane(l0, c, ticks0, parity);
+  report |= r0;
+  next = std::min(next, r0 >> 3);
+  if (report & 2) ++edges_;
   base_ = c + 1;
-  uint64_t next;
-  if (next_pending(next)) arm(next);
+  if (next != kNone) arm(next);
+}
+
+// Lanes 1.. on their workers while lane 0 runs here; then the first error any lane threw.
+void ClockDomain::run_parallel(uint64_t c, unsigned parity) {
+  if (!workers_) {
+    workers_ = std::make_unique<Workers>();
+    for (unsigned i = 1; i < lanes_.size(); ++i) workers_->threads.emplace_back([this, i] { work(i); });
+  }
+  parallel_ = true;
+  publish(c << 2 | parity);
+  Lane& l0 = *lanes_[0];
+  try {
+    begin_lane(l0, c, parity);
+    run_lane(l0, c);
+  } catch (...) {
+    l0.error = std::current_exception();
+    l0.running.clear();
+    l0.now = UINT64_MAX;
+  }
+  bool failed = false;
+  for (size_t i = 1; i < lanes_.size(); ++i) {
+    const Lane& l = *lanes_[i];
+    uint64_t r;
+    for (unsigned round = 0; ((r = l.result.load(std::memory_order_acquire)) & 1) != parity;) relax(round);
+    failed |= (r & 4) != 0;
+  }
+  parallel_ = false;
+  if (!failed && !l0.error) return;
+  for (auto& l : lanes_)
+    if (l->error) {
+      std::exception_ptr x = l->error;
+      for (auto& y : lanes_) y->error = nullptr;
+      std::rethrow_exception(x);
+    }
+}
+
+// Hands go (see go_) to the workers (seq_cst with a worker's sleepers increment: either the
+// worker sees the new word before it waits, or this sees the sleeper and wakes it).
+void ClockDomain::publish(uint64_t go) {
+  go_.word.store(go);
+  if (go_.sleepers.load()) {
+    { std::lock_guard<std::mutex> lk(workers_->m); }
+    workers_->cv.notify_all();
+  }
+}
+
+// Worker thread of lane i: waits for each published edge (polling a while, then asleep), ticks
+// the lane and reports.
+void ClockDomain::work(unsigned i) {
+  t_lane_ = i;
+  Lane& l = *lanes_[i];
+  unsigned parity = 0;  // of the last edge run
+  for (;;) {
+    unsigned round = 0;
+    uint64_t go;
+    while (((go = go_.word.load(std::memory_order_acquire)) & 1) == parity) {
+      if (round < Workers::kRounds) {
+        relax(round);
+        continue;
+      }
+      std::unique_lock<std::mutex> lk(workers_->m);
+      go_.sleepers.fetch_add(1);
+      workers_->cv.wait(lk, [&] { return (go_.word.load() & 1) != parity; });
+      go_.sleepers.fetch_sub(1);
+    }
+    parity = go & 1;
+    if (go & 2) return;
+    const uint64_t c = go >> 2, ticks = l.ticks;
+    uint64_t report;
+    try {
+      begin_lane(l, c, parity);
+      run_lane(l, c);
+      report = finish_lane(l, c, ticks, parity);
+    } catch (...) {
+      l.error = std::current_exception();
+      l.running.clear();
+      l.now = UINT64_MAX;
+      report = kNone << 3 | 4 | parity;
+    }
+    l.result.store(report, std::memory_order_release);
+  }
 }
 
 }  // namespace gpusc

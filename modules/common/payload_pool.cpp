@@ -1,5 +1,7 @@
 #include "common/payload_pool.h"
 
+#include "common/clock_domain.h"
+
 namespace gpusc {
 
 // A pooled payload is a Slot, so free() can downcast the payload it is handed.
@@ -15,14 +17,27 @@ struct PayloadPool::Slot : tlm::tlm_generic_payload {
 PayloadPool::PayloadPool(unsigned data_bytes) : data_bytes_(data_bytes) {}
 PayloadPool::~PayloadPool() = default;
 
+std::size_t PayloadPool::allocated() const {
+  std::size_t n = 0;
+  for (const Lane& l : lanes_) n += l.all.size();
+  return n;
+}
+
+std::size_t PayloadPool::in_use() const {
+  std::size_t free = 0;
+  for (const Lane& l : lanes_) free += l.free.size();
+  return allocated() - free;
+}
+
 tlm::tlm_generic_payload& PayloadPool::acquire() {
+  Lane& l = lanes_[ClockDomain::current_lane()];
   Slot* s;
-  if (free_.empty()) {
-    all_.push_back(std::make_unique<Slot>(this, data_bytes_));
-    s = all_.back().get();
+  if (l.free.empty()) {
+    l.all.push_back(std::make_unique<Slot>(this, data_bytes_));
+    s = l.all.back().get();
   } else {
-    s = free_.back();
-    free_.pop_back();
+    s = l.free.back();
+    l.free.pop_back();
   }
   s->ext.clear();
   s->set_command(tlm::TLM_READ_COMMAND);
@@ -40,7 +55,7 @@ tlm::tlm_generic_payload& PayloadPool::acquire() {
 
 void PayloadPool::free(tlm::tlm_generic_payload* gp) {
   gp->reset();  // drops auto-extensions only; the slot's MemExt stays attached
-  free_.push_back(static_cast<Slot*>(gp));
+  lanes_[ClockDomain::current_lane()].free.push_back(static_cast<Slot*>(gp));
 }
 
 }  // namespace gpusc

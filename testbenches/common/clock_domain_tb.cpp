@@ -1,15 +1,18 @@
-// ClockDomain: period rounding, cycle/time conversions, and the wake-up calendar (order,
-// re-arming, latching, far wake-ups past the 256-slot wheel, no events left when idle).
+// ClockDomain: period rounding, cycle/time conversions, the wake-up calendar (order, re-arming,
+// latching, far wake-ups past the 256-slot wheel, no events left when idle) and lanes (units
+// ticked on several threads at once, the mailbox between lanes, errors).
 #include <catch2/catch.hpp>
 
 #include <cmath>
 #include <functional>
 #include <set>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
 #include "common/clock_domain.h"
+#include "common/report.h"
 
 using namespace gpusc;
 using sc_core::sc_time;
@@ -225,4 +228,141 @@ TEST_CASE("ClockDomain: far wake-ups beyond the wheel fire at exactly their cycl
   CHECK(clk.dispatched_ticks() == 8);
   CHECK(clk.active_edges() == 7);  // 255 256 257 1000 1256 1511 100000 (1000 has two units)
   CHECK(sc_core::sc_time_stamp() == clk.time_of(100000));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Lanes
+// ---------------------------------------------------------------------------------------------
+
+namespace {
+
+// Records, per tick, the cycle, the lane the ClockDomain says it runs in, and the thread.
+struct LaneUnit : Tickable {
+  std::vector<uint64_t> cycles;
+  std::vector<unsigned> lanes;
+  std::vector<std::thread::id> threads;
+  std::function<bool(uint64_t)> more = [](uint64_t) { return false; };
+  bool tick(uint64_t cycle) override {
+    cycles.push_back(cycle);
+    lanes.push_back(ClockDomain::current_lane());
+    threads.push_back(std::this_thread::get_id());
+    return more(cycle);
+  }
+};
+
+}  // namespace
+
+TEST_CASE("ClockDomain lanes: units tick at their cycles, each lane on its own thread") {
+  ClockDomain clk("clk", 1000);
+  clk.set_lanes(2);
+  CHECK(clk.lanes() == 2);
+  LaneUnit a0, b0, a1, b1;  // a0, b0 in lane 0; a1, b1 in lane 1
+  clk.place(a1, 1);
+  clk.place(b1, 1);
+  a0.more = [](uint64_t c) { return c < 4; };  // 2 3 4
+  a1.more = [](uint64_t c) { return c < 5; };  // 3 4 5
+  b1.more = [&](uint64_t c) {                  // 7, then wakes itself for 300 (past the wheel)
+    if (c == 7) clk.wake(b1, 300);
+    return false;
+  };
+  clk.wake(a0, 2);
+  clk.wake(b0, 6);
+  clk.wake(a1, 3);
+  clk.wake(b1, 7);
+  sc_core::sc_start();
+  CHECK(a0.cycles == std::vector<uint64_t>{2, 3, 4});
+  CHECK(b0.cycles == std::vector<uint64_t>{6});
+  CHECK(a1.cycles == std::vector<uint64_t>{3, 4, 5});
+  CHECK(b1.cycles == std::vector<uint64_t>{7, 300});
+  CHECK(sc_core::sc_time_stamp() == clk.time_of(300));
+  for (const LaneUnit* u : {&a0, &b0})
+    for (size_t i = 0; i < u->cycles.size(); ++i) {
+      CHECK(u->lanes[i] == 0);
+      CHECK(u->threads[i] == std::this_thread::get_id());  // lane 0: the SystemC thread
+    }
+  for (const LaneUnit* u : {&a1, &b1})
+    for (size_t i = 0; i < u->cycles.size(); ++i) {
+      CHECK(u->lanes[i] == 1);
+      CHECK(u->threads[i] != std::this_thread::get_id());
+      CHECK(u->threads[i] == a1.threads[0]);  // one worker per lane
+    }
+  CHECK(clk.dispatched_ticks() == 3 + 1 + 3 + 2);
+  CHECK(clk.active_edges() == 7);  // 2 3 4 5 6 7 300
+}
+
+TEST_CASE("ClockDomain lanes: mail reaches the other lane at the start of the next edge") {
+  ClockDomain clk("clk", 1000);
+  clk.set_lanes(2);
+  // Lane 0's sender posts at cycles 5 and 9 into a two-half mailbox; lane 1 takes the other
+  // half at the start of each of its edges and wakes its receiver two cycles on.
+  std::vector<uint64_t> half[2];
+  std::vector<std::pair<uint64_t, uint64_t>> taken;  // (edge cycle, message)
+  std::vector<unsigned> taken_lane;
+  LaneUnit sender, receiver;
+  clk.place(receiver, 1);
+  sender.more = [&](uint64_t c) {
+    half[clk.exchange_half()].push_back(c);
+    clk.exchanged();
+    if (c == 5) clk.wake(sender, 9);
+    return false;
+  };
+  clk.at_lane_start(1, [&] {
+    auto& h = half[clk.exchange_half() ^ 1];
+    for (uint64_t m : h) {
+      taken.emplace_back(clk.dispatching(), m);
+      taken_lane.push_back(ClockDomain::current_lane());
+      clk.wake(receiver, m + 2);
+    }
+    h.clear();
+  });
+  clk.wake(sender, 5);
+  sc_core::sc_start();
+  // An edge runs at 6 and at 10 although no unit is due then: the mail must be taken.
+  CHECK(taken == std::vector<std::pair<uint64_t, uint64_t>>{{6, 5}, {10, 9}});
+  CHECK(taken_lane == std::vector<unsigned>{1, 1});
+  CHECK(receiver.cycles == std::vector<uint64_t>{7, 11});
+  CHECK(sender.cycles == std::vector<uint64_t>{5, 9});
+}
+
+TEST_CASE("ClockDomain lanes: waking a unit of another lane during a parallel edge is an error") {
+  ClockDomain clk("clk", 1000);
+  clk.set_lanes(2);
+  LaneUnit a, b;
+  clk.place(b, 1);
+  a.more = [&](uint64_t) {
+    clk.wake(b, 10);
+    return false;
+  };
+  clk.wake(a, 3);
+  REQUIRE_THROWS_WITH(sc_core::sc_start(), Catch::Contains("a unit of lane 0 woke a unit of lane 1"));
+}
+
+TEST_CASE("ClockDomain lanes: an error in a worker lane's tick comes out of sc_start") {
+  ClockDomain clk("clk", 1000);
+  clk.set_lanes(2);
+  LaneUnit a, b;
+  clk.place(b, 1);
+  a.more = [](uint64_t c) { return c < 20; };
+  b.more = [](uint64_t c) -> bool {
+    if (c == 4) error("tb.unit_b", "broken at cycle ", c);
+    return true;
+  };
+  clk.wake(a, 1);
+  clk.wake(b, 2);
+  REQUIRE_THROWS_WITH(sc_core::sc_start(), Catch::Contains("broken at cycle 4"));
+  CHECK(b.cycles == std::vector<uint64_t>{2, 3, 4});
+  CHECK(a.cycles.back() == 4);  // lane 0 finished that edge; no later edge ran
+}
+
+TEST_CASE("ClockDomain lanes: bad lane counts, lanes that do not exist, lanes set too late") {
+  ClockDomain clk("clk", 1000);
+  LaneUnit u, v;
+  REQUIRE_THROWS_WITH(clk.set_lanes(0), Catch::Contains("lanes must be in [1, 64], got 0"));
+  REQUIRE_THROWS_WITH(clk.set_lanes(65), Catch::Contains("lanes must be in [1, 64], got 65"));
+  clk.set_lanes(2);
+  REQUIRE_THROWS_WITH(clk.place(u, 2), Catch::Contains("lane 2 does not exist; the domain has 2"));
+  REQUIRE_THROWS_WITH(clk.at_lane_start(2, [] {}), Catch::Contains("lane 2 does not exist"));
+  clk.wake(v, 5);
+  REQUIRE_THROWS_WITH(clk.place(v, 1), Catch::Contains("already scheduled"));
+  REQUIRE_THROWS_WITH(clk.set_lanes(3), Catch::Contains("set_lanes() after units were scheduled"));
 }
