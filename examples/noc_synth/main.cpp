@@ -33,6 +33,9 @@ const char* kUsage = R"(usage: noc_synth [options]
   --warmup CYCLES                 cycles before measuring (1000)
   --cycles CYCLES                 measurement window (10000)
   --seed S                        random seed (1)
+  --threads N                     threads (1): mesh rows / ring nodes split into N lanes
+                                  ticked at once; same results, except unit_ticks (a router
+                                  sleeps until a flit from another lane can be used)
   --json FILE                     write the results as JSON
   --quiet                         no table
 Latency counts from packet creation (source queueing included) to tail ejection;
@@ -49,7 +52,8 @@ struct Options {
   std::map<std::string, std::string> v = {
       {"topology", "mesh"}, {"k", "8"}, {"m", "8"}, {"vcs", "4"}, {"buf", "8"}, {"routing", "xy"},
       {"pipeline", "3"}, {"alloc", "islip"}, {"flit-bytes", "16"}, {"traffic", "uniform"}, {"rate", "0.1"},
-      {"packet-flits", "1"}, {"warmup", "1000"}, {"cycles", "10000"}, {"seed", "1"}, {"json", ""}};
+      {"packet-flits", "1"}, {"warmup", "1000"}, {"cycles", "10000"}, {"seed", "1"}, {"threads", "1"},
+      {"json", ""}};
   bool quiet = false;
   unsigned long num(const std::string& k) const {
     char* end = nullptr;
@@ -107,11 +111,13 @@ int sc_main(int argc, char** argv) {
     tp.hotspots = {(np.m / 2) * np.k + np.k / 2};
 
     ClockDomain clk("noc_clk", 1000.0);
+    clk.set_lanes(static_cast<unsigned>(o.num("threads")));
     noc::Network net("noc", np, clk);
     PayloadPool pool(tp.packet_flits * np.ni.flit_bytes);
     sc_core::sc_vector<noc::TrafficTerminal> terms("term");
     terms.init(net.nodes(), [&](const char* nm, size_t i) {
-      return new noc::TrafficTerminal(nm, tp, static_cast<unsigned>(i), np.k, np.m, seed, clk, pool);
+      return new noc::TrafficTerminal(nm, tp, static_cast<unsigned>(i), np.k, np.m, seed, clk, pool,
+                                      net.lane_of(static_cast<unsigned>(i)));
     });
     for (unsigned i = 0; i < net.nodes(); ++i) {
       terms[i].out.bind(net.ni(i).in[0]);
@@ -156,7 +162,7 @@ int sc_main(int argc, char** argv) {
         {"buf", np.router.vc_depth}, {"routing", np.routing}, {"pipeline", np.router.pipeline},
         {"alloc", np.router.allocator}, {"flit_bytes", np.ni.flit_bytes}, {"traffic", tp.traffic},
         {"rate", tp.rate}, {"packet_flits", tp.packet_flits}, {"warmup", tp.warmup}, {"cycles", tp.cycles},
-        {"seed", seed},
+        {"seed", seed}, {"threads", clk.lanes()},
         {"offered_flits_per_node_cycle", static_cast<double>(created_win) * tp.packet_flits / node_cycles},
         {"accepted_flits_per_node_cycle", static_cast<double>(flits_win) / node_cycles},
         {"avg_packet_latency", lat.mean()},

@@ -20,12 +20,31 @@ Network::Network(sc_core::sc_module_name name, const Params& p, ClockDomain& clk
   validate(p_, this->name());
   check_config();
   route_ = make_route();
+  for (unsigned l = 0; l < clk_.lanes(); ++l) pools_.emplace_back(l + 1, clk_.lanes());
   build_routers();
   build_interfaces();
   if (p_.topology == "mesh") connect_mesh();
   else if (p_.topology == "ring") connect_ring();
   else connect_crossbar();
   connect_interfaces();
+  for (unsigned l = 0; l < flits_in_.size(); ++l)
+    clk_.at_lane_start(l, [this, l] {
+      for (FlitLink* f : flits_in_[l]) f->deliver_flits();
+      for (FlitLink* f : credits_in_[l]) f->deliver_credits();
+    });
+}
+
+unsigned Network::lane_of(unsigned node) const {
+  const unsigned lanes = clk_.lanes();
+  if (p_.topology == "mesh") return (node / p_.k) * lanes / p_.m;
+  if (p_.topology == "ring") return node * lanes / p_.k;
+  return 0;
+}
+
+uint64_t Network::packets_in_flight() const {
+  uint64_t n = 0;
+  for (const PacketPool& p : pools_) n += p.in_flight();
+  return n;
 }
 
 void Network::check_config() const {
@@ -66,7 +85,7 @@ void Network::build_routers() {
   const unsigned n = p_.topology == "mesh" ? p_.k * p_.m : p_.topology == "ring" ? p_.k : 1;
   const unsigned ports = router_ports();
   routers_.init(n, [&](const char* nm, size_t i) {
-    return new Router(nm, p_.router, static_cast<unsigned>(i), ports, clk_, *route_);
+    return new Router(nm, p_.router, static_cast<unsigned>(i), ports, clk_, *route_, lane_of(static_cast<unsigned>(i)));
   });
 }
 
@@ -74,7 +93,8 @@ void Network::build_interfaces() {
   const unsigned n = p_.topology == "mesh" ? p_.k * p_.m : p_.k;
   nis_.init(n, [&](const char* nm, size_t i) {
     return new NetworkInterface(nm, p_.ni, static_cast<unsigned>(i), n, p_.router.vnets, p_.router.vcs_per_vnet,
-                                p_.router.vc_depth, clk_, pool_);
+                                p_.router.vc_depth, clk_, pools_[lane_of(static_cast<unsigned>(i))],
+                                lane_of(static_cast<unsigned>(i)));
   });
 }
 
@@ -91,6 +111,14 @@ FlitLink& Network::link(FlitPortOwner& up, unsigned up_port, FlitPortOwner& down
 
 void Network::router_link(unsigned a, unsigned a_port, unsigned b, unsigned b_port) {
   FlitLink& l = link(routers_[a], a_port, routers_[b], b_port);
+  if (lane_of(a) != lane_of(b)) {
+    l.outbox = &outboxes_.emplace_back();
+    l.outbox->clk = &clk_;
+    flits_in_.resize(clk_.lanes());
+    credits_in_.resize(clk_.lanes());
+    flits_in_[lane_of(b)].push_back(&l);
+    credits_in_[lane_of(a)].push_back(&l);
+  }
   routers_[a].connect_out(a_port, l);
   routers_[b].connect_in(b_port, l);
 }

@@ -6,6 +6,10 @@
 //              and reply crossbars are two Networks with one virtual network each
 // Every node has one NetworkInterface: ni(node).in[vnet] / .out[vnet] are its TLM ports.
 // A platform needing separate physical request and reply networks (paper 000) builds two.
+// Lanes (speed): when the ClockDomain has n > 1 lanes, mesh rows (ring nodes) are split into n
+// consecutive groups, each with its routers and NIs in one lane, its own packet pool, and
+// mailboxes on the links that cross between groups (see LinkOutbox); the results are those of
+// one lane. Lanes carry unicast traffic only; a crossbar stays in lane 0.
 #pragma once
 #include <deque>
 #include <memory>
@@ -57,7 +61,9 @@ class Network : public sc_core::sc_module {
   Router& router(unsigned r) { return routers_[r]; }
   unsigned routers() const { return static_cast<unsigned>(routers_.size()); }
   const std::deque<FlitLink>& links() const { return links_; }
-  const PacketPool& packets() const { return pool_; }
+  uint64_t packets_in_flight() const;
+  // Lane of a node's router and NI (and where a unit attached to the node belongs).
+  unsigned lane_of(unsigned node) const;
   uint64_t flit_hops() const;  // router traversals so far
   // Hops (routers traversed) of a unicast packet from src to dst.
   unsigned hops(unsigned src, unsigned dst) const;
@@ -77,7 +83,9 @@ class Network : public sc_core::sc_module {
 
   const Params p_;
   ClockDomain& clk_;
-  PacketPool pool_;
+  std::deque<PacketPool> pools_;   // [lane]
+  std::deque<LinkOutbox> outboxes_;
+  std::vector<std::vector<FlitLink*>> flits_in_, credits_in_;  // [lane] links delivering to it
   std::unique_ptr<RouteFunc> route_;
   sc_core::sc_vector<Router> routers_;
   sc_core::sc_vector<NetworkInterface> nis_;

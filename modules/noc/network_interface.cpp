@@ -9,7 +9,7 @@ namespace gpusc::noc {
 
 NetworkInterface::NetworkInterface(sc_core::sc_module_name name, const Params& p, unsigned node, unsigned nodes,
                                    unsigned vnets, unsigned vcs_per_vnet, unsigned vc_depth, ClockDomain& clk,
-                                   PacketPool& pool)
+                                   PacketPool& pool, unsigned lane)
     : sc_core::sc_module(name),
       in("in", vnets),
       out("out", vnets),
@@ -32,6 +32,7 @@ NetworkInterface::NetworkInterface(sc_core::sc_module_name name, const Params& p
       inj_full_(stats_.counter("inject_full", Unit::Count, "messages refused because the injection queue was full")),
       net_lat_(stats_.average("network_latency", Unit::Cycles, "head injection to tail ejection")) {
   validate(p, this->name());
+  clk_.place(*this, lane);
   if (vnets * vcs_per_vnet > 64)
     error(this->name(), "vnets x vcs_per_vnet = ", vnets * vcs_per_vnet, " exceeds 64 VCs per port");
   for (auto& q : inj_) q.queue.init(p_.inject_queue);
@@ -84,6 +85,10 @@ bool NetworkInterface::accept(unsigned vnet, tlm::tlm_generic_payload& gp) {
       if (d >= nodes_) error(name(), "message to node ", d, " but the network has ", nodes_, " nodes");
     });
     pk->pending_dests = pk->dests.count();
+    // Its payload's reference count and the packet's pending count would be updated by the
+    // destinations' lanes at once.
+    if (pk->pending_dests > 1 && clk_.lanes() > 1)
+      error(name(), "multicast message on a network split into ", clk_.lanes(), " lanes: lanes carry unicast only");
     pk->dest = pk->pending_dests == 1 ? static_cast<uint16_t>(pk->dests.first()) : kMultiDest;
   }
   pk->flits = static_cast<uint16_t>(packet_flits(gp, &e));

@@ -48,8 +48,9 @@ class NetworkInterface : public sc_core::sc_module, public FlitPortOwner, privat
   sc_core::sc_vector<MsgIn> in;    // [vnet] messages into the network
   sc_core::sc_vector<MsgOut> out;  // [vnet] messages out of the network
 
+  // pool: the packet records of its lane; lane: the ClockDomain lane it ticks in.
   NetworkInterface(sc_core::sc_module_name name, const Params& p, unsigned node, unsigned nodes, unsigned vnets,
-                   unsigned vcs_per_vnet, unsigned vc_depth, ClockDomain& clk, PacketPool& pool);
+                   unsigned vcs_per_vnet, unsigned vc_depth, ClockDomain& clk, PacketPool& pool, unsigned lane = 0);
   NetworkInterface(const NetworkInterface&) = delete;
   NetworkInterface& operator=(const NetworkInterface&) = delete;
 

@@ -1,6 +1,7 @@
-// PacketPool: recycles noc::Packet records so steady-state traffic allocates nothing. One
-// pool serves a whole network: a packet is taken at the source NI and returned by the last
-// destination NI that ejects its tail.
+// PacketPool: recycles noc::Packet records so steady-state traffic allocates nothing. A network
+// has one pool per ClockDomain lane: a packet is taken from its source NI's pool and returned to
+// the pool of the destination NI that ejects its tail, so records move between lanes but each
+// pool is only touched by its lane's thread.
 #pragma once
 #include <deque>
 #include <vector>
@@ -9,8 +10,12 @@
 
 namespace gpusc::noc {
 
-class PacketPool {
+class alignas(64) PacketPool {  // (lanes' pools sit side by side: no shared line)
  public:
+  // Ids first_id, first_id + id_step, ...: pools of different lanes hand out distinct ids.
+  explicit PacketPool(uint64_t first_id = 1, uint64_t id_step = 1) : next_id_(first_id), id_step_(id_step) {}
+  PacketPool(const PacketPool&) = delete;
+  PacketPool& operator=(const PacketPool&) = delete;
   Packet* take() {
     Packet* p;
     if (free_.empty()) {
@@ -20,7 +25,8 @@ class PacketPool {
       free_.pop_back();
       *p = Packet{};
     }
-    p->id = next_id_++;
+    p->id = next_id_;
+    next_id_ += id_step_;
     return p;
   }
   void give_back(Packet* p) { free_.push_back(p); }
@@ -30,7 +36,7 @@ class PacketPool {
  private:
   std::deque<Packet> store_;
   std::vector<Packet*> free_;
-  uint64_t next_id_ = 1;
+  uint64_t next_id_, id_step_;
 };
 
 }  // namespace gpusc::noc

@@ -20,7 +20,7 @@ const Router::Params& checked(const Router::Params& p, const char* where) {
 }  // namespace
 
 Router::Router(sc_core::sc_module_name name, const Params& p, unsigned id, unsigned ports, ClockDomain& clk,
-               const RouteFunc& route)
+               const RouteFunc& route, unsigned lane)
     : sc_core::sc_module(name),
       p_(checked(p, this->name())),
       id_(id),
@@ -90,6 +90,7 @@ Router::Router(sc_core::sc_module_name name, const Params& p, unsigned id, unsig
     for (unsigned b = 0; b < ports; ++b) new (&q->br()[b]) Branch{0, 0, 0, -1, 0, 0, kMultiDest};
   }
   scratch_.reserve(ports);
+  clk_.place(*this, lane);
   cring_ = reinterpret_cast<PendingCredit*>(base + o_cring);
   cmask_ = static_cast<unsigned>(cap - 1);
 }
@@ -97,13 +98,14 @@ Router::Router(sc_core::sc_module_name name, const Params& p, unsigned id, unsig
 void Router::connect_in(unsigned port, FlitLink& link) {
   if (port >= ports_) error(name(), "input port ", port, " does not exist; the router has ", ports_);
   in_links_[port] = &link;
-  if (link.down == static_cast<FlitPortOwner*>(this) && link.down_port == port) link.router_down = this;
+  if (link.down == static_cast<FlitPortOwner*>(this) && link.down_port == port && !link.outbox)
+    link.router_down = this;
 }
 
 void Router::connect_out(unsigned port, FlitLink& link) {
   if (port >= ports_) error(name(), "output port ", port, " does not exist; the router has ", ports_);
   out_links_[port] = &link;
-  if (link.up == static_cast<FlitPortOwner*>(this) && link.up_port == port) link.router_up = this;
+  if (link.up == static_cast<FlitPortOwner*>(this) && link.up_port == port && !link.outbox) link.router_up = this;
   for (unsigned v = 0; v < vcs_; ++v) credits_[port * vcs_ + v] = p_.vc_depth;  // downstream VCs are as deep
   busy_[port] = 0;
 }

@@ -64,8 +64,9 @@ class Router : public sc_core::sc_module, public FlitPortOwner, private Tickable
     }
   };
 
+  // lane: the ClockDomain lane it ticks in (see ClockDomain::place).
   Router(sc_core::sc_module_name name, const Params& p, unsigned id, unsigned ports, ClockDomain& clk,
-         const RouteFunc& route);
+         const RouteFunc& route, unsigned lane = 0);
   Router(const Router&) = delete;
   Router& operator=(const Router&) = delete;
 

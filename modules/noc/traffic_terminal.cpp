@@ -8,7 +8,7 @@
 namespace gpusc::noc {
 
 TrafficTerminal::TrafficTerminal(sc_core::sc_module_name name, const Params& p, unsigned node, unsigned k, unsigned m,
-                                 uint64_t seed, ClockDomain& clk, PayloadPool& pool)
+                                 uint64_t seed, ClockDomain& clk, PayloadPool& pool, unsigned lane)
     : sc_core::sc_module(name),
       p_(p),
       pattern_(pattern_of(p.traffic)),
@@ -27,6 +27,7 @@ TrafficTerminal::TrafficTerminal(sc_core::sc_module_name name, const Params& p, 
       lat_(stats_.histogram("packet_latency", Unit::Cycles, "creation to tail ejection, measured packets", 1, 8192)),
       net_lat_(stats_.average("network_latency", Unit::Cycles, "head injection to tail ejection, measured packets")) {
   validate(p_, this->name());
+  clk_.place(*this, lane);  // before its first wake-up below
   if (p_.traffic == "transpose" && k != m) error(this->name(), "transpose traffic needs a square mesh, got ", k, "x", m);
   for (unsigned h : p_.hotspots)
     if (h >= nodes_) error(this->name(), "hotspot node ", h, " is outside the ", nodes_, "-node network");

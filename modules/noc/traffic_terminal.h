@@ -56,8 +56,9 @@ class TrafficTerminal : public sc_core::sc_module, private Tickable {
   MsgOut out{"out"};  // to the NI's in[vnet]
   MsgIn in{"in"};     // from the NI's out[vnet]
 
+  // lane: the ClockDomain lane it ticks in, that of its node's NI (noc::Network::lane_of).
   TrafficTerminal(sc_core::sc_module_name name, const Params& p, unsigned node, unsigned k, unsigned m,
-                  uint64_t seed, ClockDomain& clk, PayloadPool& pool);
+                  uint64_t seed, ClockDomain& clk, PayloadPool& pool, unsigned lane = 0);
 
   // Measured packets (created inside the window) and their latencies.
   uint64_t created() const { return created_; }            // all packets created

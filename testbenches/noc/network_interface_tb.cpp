@@ -99,7 +99,7 @@ TEST_CASE("NI: the packet length shows end to end with the payload intact", "[ni
     CHECK(a[i].address == 0x1000 + msgs[i].t0);
   }
   CHECK(b.dst[0].arrivals().empty());
-  CHECK(b.net->packets().in_flight() == 0);
+  CHECK(b.net->packets_in_flight() == 0);
   CHECK(b.pool.in_use() == 0);
 }
 
@@ -165,7 +165,7 @@ TEST_CASE("NI: a stalled ejection target back-pressures the source which resumes
       CHECK(a[j].consumed >= S);
     }
     CHECK(x.dst[1].occupancy() == 0);
-    CHECK(x.net->packets().in_flight() == 0);
+    CHECK(x.net->packets_in_flight() == 0);
     CHECK(x.pool.in_use() == 0);
     for (unsigned r = 0; r < 2; ++r)
       for (unsigned port : tb::connected_out_ports(*x.net, r)) CHECK(x.net->router(r).credits(port, 0) == c.depth);

@@ -196,7 +196,7 @@ void check_conservation(const std::vector<TrafficCase>& cases) {
     CHECK(ejected == x.created());
     CHECK(x.net->flit_hops() == hops);
     if (c.in_order) CHECK(out_of_order == 0);
-    CHECK(x.net->packets().in_flight() == 0);
+    CHECK(x.net->packets_in_flight() == 0);
     CHECK(x.pool.in_use() == 0);
     for (unsigned r = 0; r < x.net->routers(); ++r) {
       noc::Router& rt = x.net->router(r);
@@ -359,7 +359,7 @@ TEST_CASE("multicast on a mesh: one copy per destination and fewer flit-hops tha
   CHECK(uc_total == uc_expected);
   CHECK(mc_total < uc_total);
   for (NocBench* b : {&mc, &uc}) {
-    CHECK(b->net->packets().in_flight() == 0);
+    CHECK(b->net->packets_in_flight() == 0);
     CHECK(b->pool.in_use() == 0);
   }
 }
@@ -405,7 +405,7 @@ TEST_CASE("multicast on a crossbar: all copies leave at once", "[network][multic
   CHECK(mc.net->flit_hops() == copies * F);
   CHECK(uc.net->flit_hops() == copies * F);
   for (NocBench* b : {&mc, &uc}) {
-    CHECK(b->net->packets().in_flight() == 0);
+    CHECK(b->net->packets_in_flight() == 0);
     CHECK(b->pool.in_use() == 0);  // each copy released once by its target, no more
   }
 }
@@ -445,14 +445,14 @@ TEST_CASE("multicast under load: every destination gets exactly one copy", "[net
     bool idle = true;
     for (NocBench* x : benches)
       for (unsigned s = 0; s < x->net->nodes(); ++s) idle &= x->src[s].queued() == 0;
-    for (NocBench* x : benches) idle &= x->net->packets().in_flight() == 0 && x->pool.in_use() == 0;
+    for (NocBench* x : benches) idle &= x->net->packets_in_flight() == 0 && x->pool.in_use() == 0;
     if (idle) break;
     sc_core::sc_start(a.clk.time_of(1000));
   }
   for (unsigned k = 0; k < 3; ++k) {
     NocBench& x = *benches[k];
     INFO(x.name() << " drained by cycle " << x.clk.now());
-    REQUIRE(x.net->packets().in_flight() == 0);
+    REQUIRE(x.net->packets_in_flight() == 0);
     REQUIRE(x.pool.in_use() == 0);
     uint64_t copies = 0, arrivals = 0;
     for (const auto& [tag, d] : sent[k]) copies += d.count();
@@ -502,13 +502,96 @@ TEST_CASE("multicast packets as long as a VC: no deadlock under saturating load"
   for (unsigned k = 0; k < 2; ++k) {
     NocBench& x = *benches[k];
     INFO(x.name());
-    REQUIRE(x.net->packets().in_flight() == 0);  // a deadlock leaves packets in flight
+    REQUIRE(x.net->packets_in_flight() == 0);  // a deadlock leaves packets in flight
     REQUIRE(x.pool.in_use() == 0);
     uint64_t copies = 0, arrivals = 0;
     for (const auto& [tag, d] : sent[k]) copies += d.count();
     for (unsigned nd = 0; nd < 16; ++nd) arrivals += x.dst[nd].arrivals().size();
     CHECK(arrivals == copies);
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Lanes: a network split over threads gives the results of one thread.
+// ---------------------------------------------------------------------------------------------
+
+namespace {
+
+// Every statistic below `m` (routers, NIs, terminals), keyed by its name under m.
+json stats_below(sc_core::sc_module& m) {
+  json values, meta;
+  std::vector<std::string> failures;
+  for (StatGroup* g : find_stat_groups(&m)) g->dump(values, meta, failures);
+  json out;
+  const std::string prefix = std::string(m.name()) + ".";
+  for (auto& [k, v] : values.items()) out[k.substr(prefix.size())] = v;
+  CHECK(failures.empty());
+  return out;
+}
+
+// Runs the same random traffic on a network with one lane and on one split into `lanes`, side
+// by side in one design, until both drain; every statistic must match, and the split one must have
+// returned every packet record and payload.
+void check_lanes_match(const noc::Network::Params& p, unsigned lanes, double rate, unsigned flits) {
+  noc::TrafficTerminal::Params t;
+  t.rate = rate;
+  t.packet_flits = flits;
+  t.flit_bytes = p.ni.flit_bytes;
+  t.warmup = 0;
+  t.cycles = 6000;
+  TrafficBench one("one", p, t, 11), split("split", p, t, 11, lanes);
+  CHECK(split.clk.lanes() == lanes);
+  std::set<unsigned> used;
+  for (unsigned n = 0; n < split.net->nodes(); ++n) used.insert(split.net->lane_of(n));
+  CHECK(used.size() == lanes);  // every lane has nodes
+  sc_core::sc_start(one.clk.time_of(t.cycles));
+  while (!(one.drained() && split.drained()) && one.clk.now() < 200000) sc_core::sc_start(one.clk.time_of(2000));
+  REQUIRE(one.drained());
+  REQUIRE(split.drained());
+  CHECK(one.created() > 0);
+  CHECK(split.net->flit_hops() == one.net->flit_hops());
+  const json a = stats_below(one), b = stats_below(split);
+  CHECK(a.size() > 100);
+  for (auto& [k, v] : a.items()) {
+    INFO(k);
+    REQUIRE(b.contains(k));
+    CHECK(b[k] == v);
+  }
+  CHECK(split.net->packets_in_flight() == 0);
+  CHECK(split.pool.in_use() == 0);
+  for (unsigned n = 0; n < split.net->nodes(); ++n)
+    for (unsigned s = 0; s < split.net->nodes(); ++s) CHECK(split.term[n].received_from(s) == split.term[s].sent_to(n));
+}
+
+}  // namespace
+
+TEST_CASE("lanes: an 8x8 mesh split in two, below saturation, gives the results of one lane", "[network][lanes]") {
+  check_lanes_match(mesh(8, 8, 3, 2, 4), 2, 0.1, 1);
+}
+
+TEST_CASE("lanes: an 8x8 mesh split in two, past saturation, gives the results of one lane", "[network][lanes]") {
+  check_lanes_match(mesh(8, 8, 3, 2, 4), 2, 0.6, 5);
+}
+
+TEST_CASE("lanes: a ring split in two gives the results of one lane", "[network][lanes]") {
+  auto p = mesh(8, 1, 4, 2, 4);
+  p.topology = "ring";
+  check_lanes_match(p, 2, 0.8, 2);
+}
+
+TEST_CASE("lanes: a 4x6 YX mesh with 2-stage routers split in two gives the results of one lane", "[network][lanes]") {
+  auto p = mesh(4, 6, 2, 2, 2);
+  p.routing = "yx";
+  check_lanes_match(p, 2, 0.8, 3);
+}
+
+TEST_CASE("lanes: a multicast message on a split network is an error", "[network][lanes][config]") {
+  NocBench b("b", mesh(4, 4, 3), 4, 2);
+  REQUIRE(b.net->lane_of(5) == 0);
+  DestSet d = DestSet::single(0);
+  d |= DestSet::single(15);
+  b.multicast(5, d, 3, 1);
+  REQUIRE_THROWS_WITH(b.run(50), Catch::Contains("lanes carry unicast only"));
 }
 
 TEST_CASE("config error: a multicast packet longer than a VC", "[network][multicast][config]") {

@@ -2,8 +2,10 @@
 
 namespace gpusc::tb {
 
-NocBench::NocBench(sc_core::sc_module_name name, const noc::Network::Params& p, unsigned target_depth)
+NocBench::NocBench(sc_core::sc_module_name name, const noc::Network::Params& p, unsigned target_depth,
+                   unsigned lanes)
     : sc_core::sc_module(name) {
+  clk.set_lanes(lanes);
   net = std::make_unique<noc::Network>("noc", p, clk);
   src.init(net->nodes(), [&](const char* nm, size_t) { return new ScriptedInitiator(nm, clk, pool); });
   dst.init(net->nodes(), [&](const char* nm, size_t) { return new ScriptedTarget(nm, clk, target_depth); });
@@ -39,12 +41,14 @@ void NocBench::multicast(unsigned s, const DestSet& dests, uint64_t cycle, unsig
 }
 
 TrafficBench::TrafficBench(sc_core::sc_module_name name, const noc::Network::Params& p,
-                           const noc::TrafficTerminal::Params& t, uint64_t seed)
+                           const noc::TrafficTerminal::Params& t, uint64_t seed, unsigned lanes)
     : sc_core::sc_module(name) {
+  clk.set_lanes(lanes);
   net = std::make_unique<noc::Network>("noc", p, clk);
   const unsigned k = p.k, m = p.topology == "mesh" ? p.m : 1;
   term.init(net->nodes(), [&](const char* nm, size_t i) {
-    return new noc::TrafficTerminal(nm, t, static_cast<unsigned>(i), k, m, seed, clk, pool);
+    return new noc::TrafficTerminal(nm, t, static_cast<unsigned>(i), k, m, seed, clk, pool,
+                                    net->lane_of(static_cast<unsigned>(i)));
   });
   for (unsigned i = 0; i < net->nodes(); ++i) {
     term[i].out.bind(net->ni(i).in[0]);

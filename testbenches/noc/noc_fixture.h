@@ -25,8 +25,10 @@ struct NocBench : sc_core::sc_module {
   sc_core::sc_vector<ScriptedInitiator> src{"src"};
   sc_core::sc_vector<ScriptedTarget> dst{"dst"};
 
-  // vnet 0 of every node is wired to src[node] / dst[node].
-  NocBench(sc_core::sc_module_name name, const noc::Network::Params& p, unsigned target_depth = 4);
+  // vnet 0 of every node is wired to src[node] / dst[node]. lanes > 1 splits the clock domain
+  // (see noc::Network); the scripted units stay in lane 0, so only lane 0's nodes may use them.
+  NocBench(sc_core::sc_module_name name, const noc::Network::Params& p, unsigned target_depth = 4,
+           unsigned lanes = 1);
   // Schedules a write of `flits` flits from node s to node d at `cycle` (header_bytes = 0).
   void send(unsigned s, unsigned d, uint64_t cycle, unsigned flits, uint64_t tag = 0);
   // Same, to every node of `dests` (one multicast packet).
@@ -40,8 +42,9 @@ struct TrafficBench : sc_core::sc_module {
   std::unique_ptr<noc::Network> net;
   sc_core::sc_vector<noc::TrafficTerminal> term{"term"};
 
+  // lanes > 1: the clock domain is split into that many lanes (see noc::Network).
   TrafficBench(sc_core::sc_module_name name, const noc::Network::Params& p, const noc::TrafficTerminal::Params& t,
-               uint64_t seed);
+               uint64_t seed, unsigned lanes = 1);
   uint64_t created() const;
   uint64_t received() const;
   uint64_t backlog() const;  // packets still waiting in the terminals' source queues

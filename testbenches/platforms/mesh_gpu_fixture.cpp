@@ -140,7 +140,7 @@ void require_drained_and_answered_once(GpuBench& b) {
     }
   }
   for (noc::Network* net : {&g.request_net(), &g.reply_net()}) {
-    REQUIRE(net->packets().in_flight() == 0);
+    REQUIRE(net->packets_in_flight() == 0);
     for (unsigned r = 0; r < net->routers(); ++r) REQUIRE(net->router(r).occupancy() == 0);
     for (unsigned n = 0; n < net->nodes(); ++n)
       for (unsigned v = 0; v < net->params().router.vnets; ++v) REQUIRE(net->ni(n).inject_backlog(v) == 0);
