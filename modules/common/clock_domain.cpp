@@ -1,6 +1,7 @@
 #include "common/clock_domain.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <condition_variable>
 #include <mutex>
@@ -29,14 +30,23 @@ sc_core::sc_time period_for(double freq_mhz, const char* who) {
 }  // namespace
 
 namespace {
-constexpr unsigned kSpins = 2000;  // busy-wait rounds before yielding the core
-// One round of waiting for another thread: a plain re-read while it is likely to come soon (no
-// pause instruction: under a hypervisor it may cost a vCPU exit), then a yield, so that threads
-// outnumbering the cores still get to run.
-void relax(unsigned& round) {
-  if (++round < kSpins) __asm__ __volatile__("" ::: "memory");
-  else std::this_thread::yield();
-}
+// Waiting for another thread: plain re-reads for up to kSpin (the other side usually answers
+// within microseconds; no pause instruction: under a hypervisor it may cost a vCPU exit), then
+// yields, so that threads outnumbering the cores still get to run, and after kYield a worker
+// sleeps.
+constexpr auto kSpin = std::chrono::microseconds(50);
+constexpr auto kYield = std::chrono::milliseconds(2);
+struct Waiter {
+  unsigned round = 0;
+  std::chrono::steady_clock::time_point since = std::chrono::steady_clock::now();
+  std::chrono::steady_clock::duration waited{};
+  void relax() {
+    if (++round % 256 == 0) waited = std::chrono::steady_clock::now() - since;
+    if (waited < kSpin) __asm__ __volatile__("" ::: "memory");
+    else std::this_thread::yield();
+  }
+  bool tired() const { return waited >= kYield; }
+};
 }  // namespace
 
 // Worker threads: lane i (1..) runs on threads[i - 1]. A worker polls go_ for the next edge a
@@ -46,7 +56,6 @@ struct ClockDomain::Workers {
   std::vector<std::thread> threads;
   std::mutex m;
   std::condition_variable cv;
-  static constexpr unsigned kRounds = 2 * kSpins;  // waiting rounds before sleeping
 };
 
 ClockDomain::ClockDomain(sc_core::sc_module_name name, double freq_mhz)
@@ -223,7 +232,7 @@ void ClockDomain::run_parallel(uint64_t c, unsigned parity) {
   for (size_t i = 1; i < lanes_.size(); ++i) {
     const Lane& l = *lanes_[i];
     uint64_t r;
-    for (unsigned round = 0; ((r = l.result.load(std::memory_order_acquire)) & 1) != parity;) relax(round);
+    for (Waiter w; ((r = l.result.load(std::memory_order_acquire)) & 1) != parity;) w.relax();
     failed |= (r & 4) != 0;
   }
   parallel_ = false;
@@ -253,11 +262,11 @@ void ClockDomain::work(unsigned i) {
   Lane& l = *lanes_[i];
   unsigned parity = 0;  // of the last edge run
   for (;;) {
-    unsigned round = 0;
+    Waiter wait;
     uint64_t go;
     while (((go = go_.word.load(std::memory_order_acquire)) & 1) == parity) {
-      if (round < Workers::kRounds) {
-        relax(round);
+      if (!wait.tired()) {
+        wait.relax();
         continue;
       }
       std::unique_lock<std::mutex> lk(workers_->m);
