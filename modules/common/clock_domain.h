@@ -142,9 +142,11 @@ class ClockDomain : public sc_core::sc_module {
   const double freq_mhz_;
   const sc_core::sc_time period_;
   sc_core::sc_event edge_;
-  std::vector<std::unique_ptr<Lane>> lanes_;
+  // Read by every lane's thread, set before simulation: a line apart from the fields below,
+  // which the SystemC thread updates at each edge.
+  alignas(64) std::vector<std::unique_ptr<Lane>> lanes_;
   std::unique_ptr<Workers> workers_;
-  uint64_t base_ = 0;                       // wheels cover cycles [base_, base_ + kWheel)
+  alignas(64) uint64_t base_ = 0;           // wheels cover cycles [base_, base_ + kWheel)
   uint64_t armed_ = UINT64_MAX;             // cycle edge_ is notified for
   uint64_t edges_ = 0;
   uint64_t seq_ = 0;                        // edges run (parity: the new edge's flag for workers)
