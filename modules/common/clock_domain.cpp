@@ -120,7 +120,7 @@ void ClockDomain::wake(Tickable& u, uint64_t cycle) {
     l.wheel[cycle % kWheel].push_back(&u);
     ++l.in_wheel;
   } else {
-    l.far.push(Far{cycle, l.seq++, &u});
+    l.far.push(Far{cycle, l.far_seq++, &u});
   }
   // Lanes ticking at once cannot touch the SystemC event: run_edge arms the next edge at its end.
   // (With one lane the event is armed as the wake-ups come: the order of notifications decides

@@ -22,7 +22,8 @@
 // units tick (a Network's flits and credits between lanes are usable two cycles or more after
 // they are sent, so nothing changes for them). Results do not depend on the lane count as long
 // as units of one edge do not depend on each other's tick order, which the latching convention
-// below already requires.
+// below already requires. A worker thread ticks only its own domain's lane, so units of lanes
+// 1.. must not call into other clock domains.
 // Open choice: the period is rounded to the SystemC time resolution (1 ps by default), e.g.
 // 700 MHz -> 1429 ps; all conversions use the rounded period so they stay consistent.
 #pragma once
@@ -115,7 +116,7 @@ class ClockDomain : public sc_core::sc_module {
     std::priority_queue<Far, std::vector<Far>, std::greater<Far>> far;
     std::vector<Tickable*> running;  // bucket being dispatched (swapped out)
     uint64_t in_wheel = 0;           // entries in wheel (stale ones included)
-    uint64_t seq = 0;
+    uint64_t far_seq = 0;            // order of far wake-ups of one cycle
     uint64_t ticks = 0;
     uint64_t now = UINT64_MAX;       // cycle of the edge the lane is running, if any
     unsigned half = 0;               // mailbox half its senders fill in that edge
