@@ -34,8 +34,9 @@ const char* kUsage = R"(usage: noc_synth [options]
   --cycles CYCLES                 measurement window (10000)
   --seed S                        random seed (1)
   --threads N                     threads (1): mesh rows / ring nodes split into N lanes
-                                  ticked at once; same results, except unit_ticks (a router
-                                  sleeps until a flit from another lane can be used)
+                                  ticked at once, each thread pinned to a CPU when there are
+                                  N or more; same results, except unit_ticks (a router sleeps
+                                  until a flit from another lane can be used)
   --json FILE                     write the results as JSON
   --quiet                         no table
 Latency counts from packet creation (source queueing included) to tail ejection;

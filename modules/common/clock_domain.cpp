@@ -1,6 +1,10 @@
 #include "common/clock_domain.h"
 
 #include <algorithm>
+#ifdef __linux__
+#include <pthread.h>
+#include <sched.h>
+#endif
 #include <chrono>
 #include <cmath>
 #include <condition_variable>
@@ -74,12 +78,39 @@ ClockDomain::~ClockDomain() {
   for (auto& t : workers_->threads) t.join();
 }
 
-void ClockDomain::set_lanes(unsigned n) {
+void ClockDomain::set_lanes(unsigned n, bool pin) {
   if (n == 0 || n > 64) error(name(), "lanes must be in [1, 64], got ", n);
   if (woken_ || workers_) error(name(), "set_lanes() after units were scheduled: call it before simulation");
   while (lanes_.size() < n) lanes_.push_back(std::make_unique<Lane>());
   lanes_.resize(n);
+  pin_ = pin;
 }
+
+namespace {
+// Pins the calling thread to the i-th CPU the process may use, if there are at least `lanes`.
+void pin_lane_thread(unsigned i, unsigned lanes) {
+#ifdef __linux__
+  static const cpu_set_t allowed = [] {
+    cpu_set_t s;
+    CPU_ZERO(&s);
+    if (sched_getaffinity(0, sizeof s, &s) != 0) CPU_ZERO(&s);
+    return s;
+  }();
+  if (static_cast<unsigned>(CPU_COUNT(&allowed)) < lanes) return;
+  for (unsigned cpu = 0, k = 0; cpu < CPU_SETSIZE; ++cpu) {
+    if (!CPU_ISSET(cpu, &allowed)) continue;
+    if (k++ < i) continue;
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(cpu, &one);
+    pthread_setaffinity_np(pthread_self(), sizeof one, &one);
+    return;
+  }
+#else
+  (void)i, (void)lanes;
+#endif
+}
+}  // namespace
 
 void ClockDomain::place(Tickable& u, unsigned lane) {
   if (lane >= lanes_.size()) error(name(), "lane ", lane, " does not exist; the domain has ", lanes_.size());
@@ -214,8 +245,14 @@ void ClockDomain::run_edge() {
 // Lanes 1.. on their workers while lane 0 runs here; then the first error any lane threw.
 void ClockDomain::run_parallel(uint64_t c, unsigned parity) {
   if (!workers_) {
+    const unsigned n = static_cast<unsigned>(lanes_.size());
+    if (pin_) pin_lane_thread(0, n);  // the mask is read first, while this thread may still use every CPU
     workers_ = std::make_unique<Workers>();
-    for (unsigned i = 1; i < lanes_.size(); ++i) workers_->threads.emplace_back([this, i] { work(i); });
+    for (unsigned i = 1; i < n; ++i)
+      workers_->threads.emplace_back([this, i, n] {
+        if (pin_) pin_lane_thread(i, n);
+        work(i);
+      });
   }
   parallel_ = true;
   publish(c << 2 | parity);

@@ -23,7 +23,9 @@
 // they are sent, so nothing changes for them). Results do not depend on the lane count as long
 // as units of one edge do not depend on each other's tick order, which the latching convention
 // below already requires. A worker thread ticks only its own domain's lane, so units of lanes
-// 1.. must not call into other clock domains.
+// 1.. must not call into other clock domains. With pin (the default) and at least n CPUs allowed
+// to the process (Linux), lane i's thread is pinned to the i-th of them when the workers start,
+// the SystemC thread included (a thread that moves between cores refills its caches).
 // Open choice: the period is rounded to the SystemC time resolution (1 ps by default), e.g.
 // 700 MHz -> 1429 ps; all conversions use the rounded period so they stay consistent.
 #pragma once
@@ -62,7 +64,7 @@ class ClockDomain : public sc_core::sc_module {
   ClockDomain& operator=(const ClockDomain&) = delete;
 
   // Lanes: before the unit is first woken. place(u, l) puts u in lane l (default 0).
-  void set_lanes(unsigned n);
+  void set_lanes(unsigned n, bool pin = true);
   unsigned lanes() const { return static_cast<unsigned>(lanes_.size()); }
   void place(Tickable& u, unsigned lane);
   // Run by lane `lane` at the start of every edge, before its units tick (mail from other lanes).
@@ -152,6 +154,7 @@ class ClockDomain : public sc_core::sc_module {
   uint64_t edges_ = 0;
   uint64_t seq_ = 0;                        // edges run (parity: the new edge's flag for workers)
   bool woken_ = false;                      // some unit was woken (lanes are fixed from then on)
+  bool pin_ = true;                         // pin lane threads to CPUs (set_lanes)
   bool parallel_ = false;                   // lanes are ticking on their threads
   // The next edge for the workers: its cycle (bits 2..), stop (bit 1), seq_'s parity (bit 0);
   // a line of its own, written once per edge, which idle workers poll.

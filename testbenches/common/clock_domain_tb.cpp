@@ -3,6 +3,8 @@
 // ticked on several threads at once, the mailbox between lanes, errors).
 #include <catch2/catch.hpp>
 
+#include <sched.h>
+
 #include <cmath>
 #include <functional>
 #include <set>
@@ -241,18 +243,20 @@ struct LaneUnit : Tickable {
   std::vector<uint64_t> cycles;
   std::vector<unsigned> lanes;
   std::vector<std::thread::id> threads;
+  std::vector<int> cpus;
   std::function<bool(uint64_t)> more = [](uint64_t) { return false; };
   bool tick(uint64_t cycle) override {
     cycles.push_back(cycle);
     lanes.push_back(ClockDomain::current_lane());
     threads.push_back(std::this_thread::get_id());
+    cpus.push_back(sched_getcpu());
     return more(cycle);
   }
 };
 
 }  // namespace
 
-TEST_CASE("ClockDomain lanes: units tick at their cycles, each lane on its own thread") {
+TEST_CASE("ClockDomain lanes: units tick at their cycles, each lane on its own thread and CPU") {
   ClockDomain clk("clk", 1000);
   clk.set_lanes(2);
   CHECK(clk.lanes() == 2);
@@ -288,6 +292,16 @@ TEST_CASE("ClockDomain lanes: units tick at their cycles, each lane on its own t
     }
   CHECK(clk.dispatched_ticks() == 3 + 1 + 3 + 2);
   CHECK(clk.active_edges() == 7);  // 2 3 4 5 6 7 300
+  // Pinned (the default, with two CPUs or more): each lane stays on one CPU, not the other's.
+  cpu_set_t allowed;
+  REQUIRE(sched_getaffinity(0, sizeof allowed, &allowed) == 0);
+  if (CPU_COUNT(&allowed) >= 2) {
+    for (const LaneUnit* u : {&a0, &b0})
+      for (int c : u->cpus) CHECK(c == a0.cpus[0]);
+    for (const LaneUnit* u : {&a1, &b1})
+      for (int c : u->cpus) CHECK(c == a1.cpus[0]);
+    CHECK(a0.cpus[0] != a1.cpus[0]);
+  }
 }
 
 TEST_CASE("ClockDomain lanes: mail reaches the other lane at the start of the next edge") {
