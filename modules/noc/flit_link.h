@@ -26,22 +26,20 @@ class FlitPortOwner {
   virtual void receive_credit(unsigned out_port, unsigned vc, uint64_t ready) = 0;
 };
 
-// Flits and credits sent over a link whose ends tick in different ClockDomain lanes (see
-// ClockDomain, lanes): the sender fills half clk->exchange_half() during an edge; at the start
-// of the next edge the receiving lanes take the other half (flits downstream, credits upstream),
-// in the order sent. Both are usable two cycles or more after they are sent, so they arrive in
-// time.
-struct LinkOutbox {
-  struct Held {
-    Flit flit;
-    DestSet dests;  // a multicast head's set, copied: the sender's copy may change before hand-over
-  };
-  struct Half {
-    std::vector<Held> flits;
-    std::vector<std::pair<unsigned, uint64_t>> credits;  // (vc, cycle usable upstream)
-  };
-  ClockDomain* clk = nullptr;
-  Half half[2];
+// Mail between ClockDomain lanes: a flit or a credit sent over a link whose ends tick in
+// different lanes. During an edge the sending lane appends it to the mailbox of (its lane, the
+// receiving lane, half clk->exchange_half()); at the start of the next edge the receiving lane
+// delivers the other half, in the order sent (Network). Flits and credits are usable two
+// cycles or more after they are sent, so they arrive in time. One mailbox per pair of lanes and
+// half: its entries lie one after another, and one line holds the vector's bounds.
+struct FlitLink;
+struct LaneMail {
+  FlitLink* link;
+  bool credit;  // a credit for link->up (VC flit.vc, usable at flit.ready), else a flit for link->down
+  Flit flit;
+};
+struct alignas(64) LaneMailbox {
+  std::vector<LaneMail> mail;
 };
 
 struct FlitLink {
@@ -53,47 +51,41 @@ struct FlitLink {
   unsigned credit_latency = 1;    // credit return [cycles]
   uint64_t flits = 0;             // flits carried (link utilisation)
   // Set by the routers at either end (connect_in / connect_out): router to router traffic then
-  // takes a direct, non-virtual call. Same effect as through up / down.
-  // (Not set on a link with an outbox.)
+  // takes a direct, non-virtual call. Same effect as through up / down. (Not set between lanes.)
   Router* router_up = nullptr;
   Router* router_down = nullptr;
-  LinkOutbox* outbox = nullptr;  // set when the ends are in different lanes
+  // Between lanes: the mailboxes (two halves each) for flits down and credits up, and the domain.
+  LaneMailbox* mail_down = nullptr;
+  LaneMailbox* mail_up = nullptr;
+  ClockDomain* clk = nullptr;
   void send(Flit f, uint64_t usable_at) {
     f.ready = usable_at;
     ++flits;
-    if (outbox) hold(f);
+    if (mail_down) post(mail_down, false, f);
     else down->receive_flit(down_port, f);
   }
   void credit(unsigned vc, uint64_t sent_at) {
-    if (outbox) hold_credit(vc, sent_at + credit_latency);
+    if (mail_up) post_credit(vc, sent_at + credit_latency);
     else up->receive_credit(up_port, vc, sent_at + credit_latency);
   }
-  // The mail of the previous edge (run by the receiving lane at the start of an edge).
-  void deliver_flits() {
-    auto& held = outbox->half[outbox->clk->exchange_half() ^ 1].flits;
-    for (LinkOutbox::Held& h : held) {
-      if (h.flit.head() && h.flit.dest == kMultiDest) h.flit.dests = &h.dests;
-      down->receive_flit(down_port, h.flit);
-    }
-    held.clear();
-  }
-  void deliver_credits() {
-    auto& held = outbox->half[outbox->clk->exchange_half() ^ 1].credits;
-    for (const auto& [vc, ready] : held) up->receive_credit(up_port, vc, ready);
-    held.clear();
+  // Delivers one piece of mail (by the receiving lane, at the start of the next edge).
+  void deliver(const LaneMail& m) const {
+    if (m.credit) up->receive_credit(up_port, m.flit.vc, m.flit.ready);
+    else down->receive_flit(down_port, m.flit);
   }
 
  private:
-  // Out of line: only the few links between lanes take these.
-  [[gnu::noinline]] void hold(const Flit& f) {
-    LinkOutbox::Held& h = outbox->half[outbox->clk->exchange_half()].flits.emplace_back();
-    h.flit = f;
-    if (f.head() && f.dest == kMultiDest) h.dests = *f.dests;
-    outbox->clk->exchanged();
+  // Out of line: only the few links between lanes take these. A multicast head's destination set
+  // is not carried (Network keeps multicast off lanes).
+  [[gnu::noinline]] void post(LaneMailbox* box, bool is_credit, const Flit& f) {
+    box[clk->exchange_half()].mail.push_back(LaneMail{this, is_credit, f});
+    clk->exchanged();
   }
-  [[gnu::noinline]] void hold_credit(unsigned vc, uint64_t ready) {
-    outbox->half[outbox->clk->exchange_half()].credits.emplace_back(vc, ready);
-    outbox->clk->exchanged();
+  [[gnu::noinline]] void post_credit(unsigned vc, uint64_t ready) {
+    Flit f;
+    f.vc = static_cast<uint8_t>(vc);
+    f.ready = ready;
+    post(mail_up, true, f);
   }
 };
 

@@ -20,18 +20,28 @@ Network::Network(sc_core::sc_module_name name, const Params& p, ClockDomain& clk
   validate(p_, this->name());
   check_config();
   route_ = make_route();
-  for (unsigned l = 0; l < clk_.lanes(); ++l) pools_.emplace_back(l + 1, clk_.lanes());
+  const unsigned lanes = clk_.lanes();
+  for (unsigned l = 0; l < lanes; ++l) pools_.emplace_back(l + 1, lanes);
+  if (lanes > 1) mail_.resize(size_t{lanes} * lanes * 2);
   build_routers();
   build_interfaces();
   if (p_.topology == "mesh") connect_mesh();
   else if (p_.topology == "ring") connect_ring();
   else connect_crossbar();
   connect_interfaces();
-  for (unsigned l = 0; l < flits_in_.size(); ++l)
-    clk_.at_lane_start(l, [this, l] {
-      for (FlitLink* f : flits_in_[l]) f->deliver_flits();
-      for (FlitLink* f : credits_in_[l]) f->deliver_credits();
-    });
+  if (lanes > 1)
+    for (unsigned l = 0; l < lanes; ++l) clk_.at_lane_start(l, [this, l] { deliver_mail(l); });
+}
+
+// The mail other lanes sent to `lane` in the previous edge (the half not being filled now).
+void Network::deliver_mail(unsigned lane) {
+  const unsigned lanes = clk_.lanes(), half = clk_.exchange_half() ^ 1;
+  for (unsigned from = 0; from < lanes; ++from) {
+    if (from == lane) continue;
+    std::vector<LaneMail>& box = mail_[(size_t{from} * lanes + lane) * 2 + half].mail;
+    for (const LaneMail& m : box) m.link->deliver(m);
+    box.clear();
+  }
 }
 
 unsigned Network::lane_of(unsigned node) const {
@@ -111,13 +121,11 @@ FlitLink& Network::link(FlitPortOwner& up, unsigned up_port, FlitPortOwner& down
 
 void Network::router_link(unsigned a, unsigned a_port, unsigned b, unsigned b_port) {
   FlitLink& l = link(routers_[a], a_port, routers_[b], b_port);
-  if (lane_of(a) != lane_of(b)) {
-    l.outbox = &outboxes_.emplace_back();
-    l.outbox->clk = &clk_;
-    flits_in_.resize(clk_.lanes());
-    credits_in_.resize(clk_.lanes());
-    flits_in_[lane_of(b)].push_back(&l);
-    credits_in_[lane_of(a)].push_back(&l);
+  if (const unsigned la = lane_of(a), lb = lane_of(b); la != lb) {
+    const unsigned lanes = clk_.lanes();
+    l.mail_down = &mail_[(size_t{la} * lanes + lb) * 2];
+    l.mail_up = &mail_[(size_t{lb} * lanes + la) * 2];
+    l.clk = &clk_;
   }
   routers_[a].connect_out(a_port, l);
   routers_[b].connect_in(b_port, l);

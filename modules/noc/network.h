@@ -8,8 +8,8 @@
 // A platform needing separate physical request and reply networks (paper 000) builds two.
 // Lanes (speed): when the ClockDomain has n > 1 lanes, mesh rows (ring nodes) are split into n
 // consecutive groups, each with its routers and NIs in one lane, its own packet pool, and
-// mailboxes on the links that cross between groups (see LinkOutbox); the results are those of
-// one lane. Lanes carry unicast traffic only; a crossbar stays in lane 0.
+// a mailbox per pair of lanes for the flits and credits of the links between groups (see
+// LaneMail); the results are those of one lane. Lanes carry unicast traffic only; a crossbar stays in lane 0.
 #pragma once
 #include <deque>
 #include <memory>
@@ -80,12 +80,12 @@ class Network : public sc_core::sc_module {
   void connect_interfaces();
   FlitLink& link(FlitPortOwner& up, unsigned up_port, FlitPortOwner& down, unsigned down_port);
   void router_link(unsigned a, unsigned a_port, unsigned b, unsigned b_port);
+  void deliver_mail(unsigned lane);
 
   const Params p_;
   ClockDomain& clk_;
   std::deque<PacketPool> pools_;   // [lane]
-  std::deque<LinkOutbox> outboxes_;
-  std::vector<std::vector<FlitLink*>> flits_in_, credits_in_;  // [lane] links delivering to it
+  std::vector<LaneMailbox> mail_;  // [(from lane * lanes + to lane) * 2 + half]
   std::unique_ptr<RouteFunc> route_;
   sc_core::sc_vector<Router> routers_;
   sc_core::sc_vector<NetworkInterface> nis_;

@@ -98,14 +98,14 @@ Router::Router(sc_core::sc_module_name name, const Params& p, unsigned id, unsig
 void Router::connect_in(unsigned port, FlitLink& link) {
   if (port >= ports_) error(name(), "input port ", port, " does not exist; the router has ", ports_);
   in_links_[port] = &link;
-  if (link.down == static_cast<FlitPortOwner*>(this) && link.down_port == port && !link.outbox)
+  if (link.down == static_cast<FlitPortOwner*>(this) && link.down_port == port && !link.mail_down)
     link.router_down = this;
 }
 
 void Router::connect_out(unsigned port, FlitLink& link) {
   if (port >= ports_) error(name(), "output port ", port, " does not exist; the router has ", ports_);
   out_links_[port] = &link;
-  if (link.up == static_cast<FlitPortOwner*>(this) && link.up_port == port && !link.outbox) link.router_up = this;
+  if (link.up == static_cast<FlitPortOwner*>(this) && link.up_port == port && !link.mail_up) link.router_up = this;
   for (unsigned v = 0; v < vcs_; ++v) credits_[port * vcs_ + v] = p_.vc_depth;  // downstream VCs are as deep
   busy_[port] = 0;
 }
