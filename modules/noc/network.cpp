@@ -66,6 +66,10 @@ void Network::check_config() const {
     error(name(), "ring needs router.vcs_per_vnet >= 2 (two dateline VC classes to stay deadlock-free), got ",
           p_.router.vcs_per_vnet);
   if (p_.topology == "ring" && n < 2) error(name(), "ring needs at least 2 nodes");
+  const unsigned groups = p_.topology == "mesh" ? p_.m : p_.topology == "ring" ? p_.k : 1;
+  if (clk_.lanes() > 1 && p_.topology != "crossbar" && clk_.lanes() > groups)
+    error(name(), "the clock domain has ", clk_.lanes(), " lanes but the ", p_.topology, " has ", groups,
+          p_.topology == "mesh" ? " rows" : " nodes", " to split among them");
   if (p_.topology == "mesh") {
     const auto r = split_dash(p_.routing);
     if (r.size() != 1 && r.size() != p_.router.vnets)

@@ -613,6 +613,13 @@ void expect_config_error(const noc::Network::Params& p, const std::string& text)
 }
 }  // namespace
 
+TEST_CASE("config error: more lanes than mesh rows", "[network][config][lanes]") {
+  ClockDomain clk("clk", 1000.0);
+  clk.set_lanes(5);
+  REQUIRE_THROWS_WITH(noc::Network("noc", mesh(4, 4, 3), clk),
+                      Catch::Contains("the clock domain has 5 lanes but the mesh has 4 rows to split among them"));
+}
+
 TEST_CASE("config error: zero VCs per virtual network", "[network][config]") {
   auto p = mesh(4, 4, 3);
   p.router.vcs_per_vnet = 0;
