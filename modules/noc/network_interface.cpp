@@ -115,6 +115,13 @@ void NetworkInterface::receive_flit(unsigned, const Flit& f) {
   EjectVc& q = ej_vcs_[f.vc];
   if (q.flits.size() >= vc_depth_) receive_error(f);
   q.flits.push_back(f);
+  if (f.tail()) {  // its packet record and payload are read when it is ejected
+    const Packet* pk = f.pkt;
+    __builtin_prefetch(pk->payload, 1);
+    __builtin_prefetch(reinterpret_cast<const char*>(pk->payload) + 64, 1);
+    __builtin_prefetch(pk->ext);
+    __builtin_prefetch(reinterpret_cast<const char*>(pk->ext) + 64);
+  }
   ej_nonempty_ |= uint64_t{1} << f.vc;
   clk_.wake(*this, f.ready);
 }

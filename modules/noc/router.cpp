@@ -197,6 +197,7 @@ void Router::route(InVc& q, uint64_t rc_cycle) {
   if (f.head() && f.dest == kMultiDest && f.flits > p_.vc_depth) multicast_depth_error(f);
   unsigned n = 1;
   if (f.head() && f.dest != kMultiDest) {  // unicast: one branch, no destination set to split
+    if (f.dest == id_) __builtin_prefetch(&f.pkt->injected, 1);  // ejected here: the NI reads its record
     const UnicastRoute r = route_.route_unicast(id_, q.port, q.vc, f);
     if (r.port >= ports_ || !out_links_[r.port] || r.vc_lo >= r.vc_hi || r.vc_hi > vcs_)
       route_error(f, r.port, r.vc_lo, r.vc_hi, f.dest);
