@@ -11,6 +11,7 @@
 // Timing: a message handed over in cycle c is latched at c + 1 (that is the 1-cycle injection
 // channel) and its head flit is usable in the router at c + 2; a tail that the last router
 // switched in cycle x is ejected (delivered) in cycle x + 1 + eject latency.
+// Speed: a tail's payload and MemExt are prefetched when it arrives, two cycles before ejection.
 // Open choices: one packet per virtual network is being injected at a time (the queue head);
 // the injection channel carries one flit per cycle, virtual networks take turns round-robin;
 // an ejecting packet reserves its ejection-queue slot when its head arrives.

@@ -29,7 +29,8 @@
 // credits leaves the SA set until a credit returns (neither could ask before, so the requests
 // are the same); all per-port and per-VC state lives in one block, a unicast VC's on one cache
 // line; a lone request skips the allocators' general loops with the same outcome (grants,
-// round-robin pointers, stall counts).
+// round-robin pointers, stall counts); a head ejected here has its packet record prefetched for
+// the NI (written on another core when the source is in another lane).
 #pragma once
 #include <cstdint>
 #include <string>
