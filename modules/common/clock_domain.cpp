@@ -81,6 +81,7 @@ ClockDomain::~ClockDomain() {
 void ClockDomain::set_lanes(unsigned n, bool pin) {
   if (n == 0 || n > 64) error(name(), "lanes must be in [1, 64], got ", n);
   if (woken_ || workers_) error(name(), "set_lanes() after units were scheduled: call it before simulation");
+  if (n <= top_placed_) error(name(), "set_lanes(", n, ") but a unit was placed in lane ", top_placed_);
   while (lanes_.size() < n) lanes_.push_back(std::make_unique<Lane>());
   lanes_.resize(n);
   pin_ = pin;
@@ -116,6 +117,7 @@ void ClockDomain::place(Tickable& u, unsigned lane) {
   if (lane >= lanes_.size()) error(name(), "lane ", lane, " does not exist; the domain has ", lanes_.size());
   if (u.wake_at_ != UINT64_MAX) error(name(), "place() on a unit that is already scheduled");
   u.lane_ = lane;
+  top_placed_ = std::max(top_placed_, lane);
 }
 
 void ClockDomain::at_lane_start(unsigned lane, std::function<void()> f) {

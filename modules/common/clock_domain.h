@@ -155,6 +155,7 @@ class ClockDomain : public sc_core::sc_module {
   uint64_t seq_ = 0;                        // edges run (parity: the new edge's flag for workers)
   bool woken_ = false;                      // some unit was woken (lanes are fixed from then on)
   bool pin_ = true;                         // pin lane threads to CPUs (set_lanes)
+  unsigned top_placed_ = 0;                 // highest lane a unit was placed in
   bool parallel_ = false;                   // lanes are ticking on their threads
   // The next edge for the workers: its cycle (bits 2..), stop (bit 1), seq_'s parity (bit 0);
   // a line of its own, written once per edge, which idle workers poll.

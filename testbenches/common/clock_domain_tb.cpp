@@ -376,6 +376,9 @@ TEST_CASE("ClockDomain lanes: bad lane counts, lanes that do not exist, lanes se
   clk.set_lanes(2);
   REQUIRE_THROWS_WITH(clk.place(u, 2), Catch::Contains("lane 2 does not exist; the domain has 2"));
   REQUIRE_THROWS_WITH(clk.at_lane_start(2, [] {}), Catch::Contains("lane 2 does not exist"));
+  clk.set_lanes(3);
+  clk.place(u, 2);
+  REQUIRE_THROWS_WITH(clk.set_lanes(2), Catch::Contains("set_lanes(2) but a unit was placed in lane 2"));
   clk.wake(v, 5);
   REQUIRE_THROWS_WITH(clk.place(v, 1), Catch::Contains("already scheduled"));
   REQUIRE_THROWS_WITH(clk.set_lanes(3), Catch::Contains("set_lanes() after units were scheduled"));
