@@ -221,31 +221,40 @@ void ClockDomain::run_edge() {
   armed_ = UINT64_MAX;
   if (c > base_) base_ = c;
   const unsigned parity = static_cast<unsigned>(++seq_ & 1);
-  Lane& l0 = *lanes_[0];
-  const uint64_t ticks0 = l0.ticks;
-  uint64_t report = 0;  // the lanes' reports, or-ed
-  uint64_t next = kNone;
+  uint64_t report;  // bit 1: a unit ticked; bits 3..: the earliest next cycle (see Lane::result)
   if (lanes_.size() == 1) {
+    Lane& l0 = *lanes_[0];
+    const uint64_t ticks = l0.ticks;
     begin_lane(l0, c, parity);
     run_lane(l0, c);
+    report = finish_lane(l0, c, ticks, parity);
   } else {
-    run_parallel(c, parity);
-    for (size_t i = 1; i < lanes_.size(); ++i) {
-      const uint64_t r = lanes_[i]->result.load(std::memory_order_relaxed);
-      report |= r;
-      next = std::min(next, r >> 3);
-    }
+    report = run_parallel(c, parity);
   }
-  const uint64_t r0 = finish_lane(l0, c, ticks0, parity);
-  report |= r0;
-  next = std::min(next, r0 >> 3);
   if (report & 2) ++edges_;
   base_ = c + 1;
-  if (next != kNone) arm(next);
+  if ((report >> 3) != kNone) arm(report >> 3);
 }
 
-// Lanes 1.. on their workers while lane 0 runs here; then the first error any lane threw.
-void ClockDomain::run_parallel(uint64_t c, unsigned parity) {
+// One lane's edge on a thread that must not let an exception escape: the exception is kept in
+// l.error and the report says so (bit 2).
+uint64_t ClockDomain::run_lane_caught(Lane& l, uint64_t c, unsigned parity) {
+  const uint64_t ticks = l.ticks;
+  try {
+    begin_lane(l, c, parity);
+    run_lane(l, c);
+    return finish_lane(l, c, ticks, parity);
+  } catch (...) {
+    l.error = std::current_exception();
+    l.running.clear();
+    l.now = UINT64_MAX;
+    return kNone << 3 | 4 | parity;
+  }
+}
+
+// Lanes 1.. on their workers while lane 0 runs here; then the first error any lane threw, or the
+// lanes' reports merged (any unit ticked, earliest next cycle).
+uint64_t ClockDomain::run_parallel(uint64_t c, unsigned parity) {
   if (!workers_) {
     const unsigned n = static_cast<unsigned>(lanes_.size());
     if (pin_) pin_lane_thread(0, n);  // the mask is read first, while this thread may still use every CPU
@@ -258,30 +267,24 @@ void ClockDomain::run_parallel(uint64_t c, unsigned parity) {
   }
   parallel_ = true;
   publish(c << 2 | parity);
-  Lane& l0 = *lanes_[0];
-  try {
-    begin_lane(l0, c, parity);
-    run_lane(l0, c);
-  } catch (...) {
-    l0.error = std::current_exception();
-    l0.running.clear();
-    l0.now = UINT64_MAX;
-  }
-  bool failed = false;
+  uint64_t merged = run_lane_caught(*lanes_[0], c, parity);
+  uint64_t next = merged >> 3;
   for (size_t i = 1; i < lanes_.size(); ++i) {
     const Lane& l = *lanes_[i];
     uint64_t r;
     for (Waiter w; ((r = l.result.load(std::memory_order_acquire)) & 1) != parity;) w.relax();
-    failed |= (r & 4) != 0;
+    merged |= r;
+    next = std::min(next, r >> 3);
   }
   parallel_ = false;
-  if (!failed && !l0.error) return;
+  if (!(merged & 4)) return next << 3 | (merged & 2);
   for (auto& l : lanes_)
     if (l->error) {
       std::exception_ptr x = l->error;
       for (auto& y : lanes_) y->error = nullptr;
       std::rethrow_exception(x);
     }
+  return next << 3 | (merged & 2);  // not reached: a report with bit 2 has its error kept
 }
 
 // Hands go (see go_) to the workers (seq_cst with a worker's sleepers increment: either the
@@ -315,19 +318,7 @@ void ClockDomain::work(unsigned i) {
     }
     parity = go & 1;
     if (go & 2) return;
-    const uint64_t c = go >> 2, ticks = l.ticks;
-    uint64_t report;
-    try {
-      begin_lane(l, c, parity);
-      run_lane(l, c);
-      report = finish_lane(l, c, ticks, parity);
-    } catch (...) {
-      l.error = std::current_exception();
-      l.running.clear();
-      l.now = UINT64_MAX;
-      report = kNone << 3 | 4 | parity;
-    }
-    l.result.store(report, std::memory_order_release);
+    l.result.store(run_lane_caught(l, go >> 2, parity), std::memory_order_release);
   }
 }
 

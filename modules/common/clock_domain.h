@@ -135,7 +135,8 @@ class ClockDomain : public sc_core::sc_module {
   void begin_lane(Lane& l, uint64_t c, unsigned half);
   void run_lane(Lane& l, uint64_t c);
   uint64_t finish_lane(Lane& l, uint64_t c, uint64_t ticks_before, unsigned parity);
-  void run_parallel(uint64_t c, unsigned parity);
+  uint64_t run_lane_caught(Lane& l, uint64_t c, unsigned parity);
+  uint64_t run_parallel(uint64_t c, unsigned parity);
   void work(unsigned lane);
   void publish(uint64_t go);
   void arm(uint64_t cycle);
