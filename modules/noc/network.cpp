@@ -106,9 +106,9 @@ void Network::build_routers() {
 void Network::build_interfaces() {
   const unsigned n = p_.topology == "mesh" ? p_.k * p_.m : p_.k;
   nis_.init(n, [&](const char* nm, size_t i) {
+    const unsigned lane = lane_of(static_cast<unsigned>(i));
     return new NetworkInterface(nm, p_.ni, static_cast<unsigned>(i), n, p_.router.vnets, p_.router.vcs_per_vnet,
-                                p_.router.vc_depth, clk_, pools_[lane_of(static_cast<unsigned>(i))],
-                                lane_of(static_cast<unsigned>(i)));
+                                p_.router.vc_depth, clk_, pools_[lane], lane);
   });
 }
 
