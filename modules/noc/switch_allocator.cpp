@@ -11,9 +11,10 @@ SwitchAllocator::SwitchAllocator(unsigned in_ports, unsigned out_ports, unsigned
           out_ports, " outputs, ", vcs, " VCs");
   // 32-bit arrays take half a word per entry, rounded up; all start zeroed.
   const size_t half = (in_ports + 1) / 2, half_out = (out_ports + 1) / 2;
-  mem_.assign(3 * half + half_out + 3 * size_t{in_ports} + out_ports + size_t{in_ports} * vcs, 0);
+  mem_.assign(4 * half + half_out + 3 * size_t{in_ports} + out_ports + size_t{in_ports} * vcs, 0);
   uint64_t* m = mem_.data();
   in_ptr_ = reinterpret_cast<unsigned*>(m), m += half;
+  acc_ptr_ = reinterpret_cast<unsigned*>(m), m += half;
   out_ptr_ = reinterpret_cast<unsigned*>(m), m += half_out;
   grant_vc_ = reinterpret_cast<int*>(m), m += half;
   grant_outs_ = m, m += in_ports;
@@ -56,6 +57,7 @@ void SwitchAllocator::allocate_one(unsigned in, unsigned vc, uint64_t out_mask) 
   grant_outs_[in] = out_mask;
   granted_in_ = uint64_t{1} << in;
   in_ptr_[in] = vc + 1 == vcs_ ? 0 : vc + 1;
+  accepted(in, out_mask);
   const unsigned next_in = in + 1 == in_ ? 0 : in + 1;
   for (uint64_t o = out_mask; o; o &= o - 1) out_ptr_[static_cast<unsigned>(__builtin_ctzll(o))] = next_in;
 }
@@ -72,6 +74,7 @@ void SwitchAllocator::uncontended() {
     grant_outs_[i] = outs;
     granted_in_ |= uint64_t{1} << i;
     in_ptr_[i] = v + 1 == vcs_ ? 0 : v + 1;
+    accepted(i, outs);
     const unsigned next_in = i + 1 == in_ ? 0 : i + 1;
     for (uint64_t o = outs; o; o &= o - 1) out_ptr_[static_cast<unsigned>(__builtin_ctzll(o))] = next_in;
   }
@@ -122,7 +125,9 @@ void SwitchAllocator::islip() {
     grants_to[i] |= uint64_t{1} << p;
     granted |= uint64_t{1} << i;
   }
-  // Accept: each input accepts one VC among those that got a grant, with all its granted outputs.
+  // Accept: each input accepts the granting output first from its accept pointer; the VC is the
+  // one asking for that output first from the input's VC pointer, and it takes every output
+  // that granted the input and that it asked for (a multicast VC's other branches).
   for (; granted; granted &= granted - 1) {
     const unsigned i = static_cast<unsigned>(__builtin_ctzll(granted));
     const uint64_t vcs = in_vcs_[i];
@@ -130,10 +135,11 @@ void SwitchAllocator::islip() {
     if (!(vcs & (vcs - 1))) {  // one VC asks: it asked for every output that granted
       vc = static_cast<unsigned>(__builtin_ctzll(vcs));
     } else {
+      const uint64_t o = uint64_t{1} << rr_pick(grants_to[i], acc_ptr_[i], out_);
       uint64_t vcs_ok = 0;
       for (uint64_t v = vcs; v; v &= v - 1) {
         const unsigned c = static_cast<unsigned>(__builtin_ctzll(v));
-        if (req_[i * vcs_ + c] & grants_to[i]) vcs_ok |= uint64_t{1} << c;
+        if (req_[i * vcs_ + c] & o) vcs_ok |= uint64_t{1} << c;
       }
       vc = rr_pick(vcs_ok, in_ptr_[i], vcs_);
     }
@@ -142,6 +148,7 @@ void SwitchAllocator::islip() {
     grant_outs_[i] = outs;
     granted_in_ |= uint64_t{1} << i;
     in_ptr_[i] = vc + 1 == vcs_ ? 0 : vc + 1;
+    accepted(i, outs);
     for (uint64_t o = outs; o; o &= o - 1) {
       const unsigned p = static_cast<unsigned>(__builtin_ctzll(o));
       out_ptr_[p] = i + 1 == in_ ? 0 : i + 1;

@@ -4,8 +4,10 @@
 // one VC per cycle, but that VC may win several outputs at once (mux-based crossbar with
 // replication, paper 001 §4.2). Two policies:
 //   separable : input-first separable round-robin (each input picks a VC, each output an input)
-//   islip     : one-iteration iSLIP (outputs grant round-robin, inputs accept round-robin;
-//               pointers move only on an accepted grant), as paper 000 §IV uses
+//   islip     : one-iteration iSLIP (outputs grant inputs round-robin; an input accepts the
+//               granting output first from its accept pointer, with the VC asking for that
+//               output first from its VC pointer, as BookSim's iq router; pointers move only on
+//               an accepted grant), as paper 000 §IV uses
 // Limits: 64 ports, 64 VCs per port.
 // When every input asks with one VC and no output is asked twice, both policies grant every
 // request whole; allocate() then skips the arbitration loops (same grants, same pointer moves),
@@ -55,6 +57,11 @@ class SwitchAllocator {
 
  private:
   static unsigned rr_pick(uint64_t mask, unsigned ptr, unsigned n);
+  // The accept pointer moves past the output accepted (the first of `outs` from the pointer).
+  void accepted(unsigned in, uint64_t outs) {
+    const unsigned o = rr_pick(outs, acc_ptr_[in], out_);
+    acc_ptr_[in] = o + 1 == out_ ? 0 : o + 1;
+  }
   void uncontended();
   void separable();
   void islip();
@@ -68,6 +75,7 @@ class SwitchAllocator {
   // the ones a lone request touches first. Request state is valid only for the inputs in
   // active_in_ (and their VCs in in_vcs_) / outputs in outs_asked_; grants for granted_in_.
   unsigned* in_ptr_;       // [in] round-robin pointer over VCs
+  unsigned* acc_ptr_;      // [in] iSLIP accept pointer over outputs
   unsigned* out_ptr_;      // [out] round-robin pointer over inputs
   int* grant_vc_;          // [in]
   uint64_t* grant_outs_;   // [in]

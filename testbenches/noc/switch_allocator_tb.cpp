@@ -1,6 +1,6 @@
 // SwitchAllocator unit tests (no SystemC elaboration): matching invariants under random
 // requests, round-robin fairness, multicast requests winning several outputs, and the iSLIP
-// rule that pointers move only on an accepted grant.
+// rules: pointers move only on an accepted grant, an input accepts by output.
 #include <catch2/catch.hpp>
 
 #include <random>
@@ -179,8 +179,8 @@ TEST_CASE("switch allocator: a multicast request wins several outputs at once", 
 TEST_CASE("switch allocator: iSLIP pointers move only on accept", "[switch_allocator][islip]") {
   Checked c(2, 2, 2, Policy::ISlip);
   // Cycle 1: input 0 has VC0 -> out 0 and VC1 -> out 1; input 1 has VC0 -> out 1. All pointers
-  // are 0, so both outputs grant input 0. Input 0 accepts one VC (its pointer is at VC0): VC0
-  // with output 0. Output 1's grant is declined, so output 1 stays unused this cycle and its
+  // are 0, so both outputs grant input 0. Input 0 accepts one output (its accept pointer is at
+  // output 0): output 0, with VC0. Output 1's grant is declined, so output 1 stays unused this cycle and its
   // pointer must stay at input 0 (output 0's moves to input 1).
   c.request(0, 0, bit(0));
   c.request(0, 1, bit(1));
@@ -214,6 +214,26 @@ TEST_CASE("switch allocator: iSLIP pointers move only on accept", "[switch_alloc
   s.allocate();
   CHECK(s.sa.granted_outs(0) == bit(0));
   CHECK(s.sa.granted_outs(1) == bit(1));
+}
+
+TEST_CASE("switch allocator: an iSLIP input accepts by output, from its accept pointer", "[switch_allocator][islip]") {
+  // iSLIP's accept step (McKeown 1999; BookSim's iq router) picks among the granting OUTPUTS
+  // with a per-input pointer over outputs; the VC follows from the output. 2 inputs, 2 outputs,
+  // 2 VCs.
+  Checked c(2, 2, 2, Policy::ISlip);
+  // Cycle 1: input 0's VC1 alone asks for output 0 and wins: its VC pointer moves to VC0
+  // (past VC1, wrapping) and its accept pointer to output 1.
+  c.request(0, 1, bit(0));
+  c.allocate();
+  REQUIRE(c.sa.granted_vc(0) == 1);
+  // Cycle 2: VC0 -> output 0 and VC1 -> output 1; both outputs grant input 0 (the only one).
+  // Accepting by output from the accept pointer takes output 1, hence VC1. (Accepting by VC from
+  // the VC pointer would take VC0 and output 0.)
+  c.request(0, 0, bit(0));
+  c.request(0, 1, bit(1));
+  c.allocate();
+  CHECK(c.sa.granted_vc(0) == 1);
+  CHECK(c.sa.granted_outs(0) == bit(1));
 }
 
 TEST_CASE("switch allocator: iSLIP desynchronises to a full matching under uniform saturation",
