@@ -202,8 +202,12 @@ void NetworkInterface::inject(uint64_t cycle) {
     // whichever order the NI and its source run in within the cycle.
     if (q.queue.empty() || q.queue.front()->created >= cycle) continue;
     if (q.vc < 0) {
-      for (unsigned c = v * vpv_; c < (v + 1) * vpv_; ++c)
-        if (!(vc_busy_ >> c & 1) && credits_[c] > 0) { q.vc = static_cast<int>(c); break; }
+      for (unsigned i = 0, o = q.next_vc; i < vpv_; ++i, o = o + 1 == vpv_ ? 0 : o + 1)
+        if (const unsigned c = v * vpv_ + o; !(vc_busy_ >> c & 1) && credits_[c] > 0) {
+          q.vc = static_cast<int>(c);
+          q.next_vc = o + 1 == vpv_ ? 0 : o + 1;
+          break;
+        }
       if (q.vc < 0) continue;
       vc_busy_ |= uint64_t{1} << q.vc;
     }

@@ -12,7 +12,10 @@
 // channel) and its head flit is usable in the router at c + 2; a tail that the last router
 // switched in cycle x is ejected (delivered) in cycle x + 1 + eject latency.
 // Speed: a tail's payload and MemExt are prefetched when it arrives, two cycles before ejection.
-// Open choices: one packet per virtual network is being injected at a time (the queue head);
+// Open choices: one packet per virtual network is being injected at a time (the queue head); it
+// takes the router input VCs of its class round-robin (the first one after the last taken that
+// no packet holds and that has a credit, as BookSim's injection does): always taking the lowest
+// would pile the packets into one input VC, which serializes them through RC/VA/SA;
 // the injection channel carries one flit per cycle, virtual networks take turns round-robin;
 // an ejecting packet reserves its ejection-queue slot when its head arrives.
 #pragma once
@@ -91,6 +94,7 @@ class NetworkInterface : public sc_core::sc_module, public FlitPortOwner, privat
   struct InjectVnet {
     Ring<Packet*> queue;
     int vc = -1;           // router input VC used by the queue head
+    unsigned next_vc = 0;  // where the round-robin over the vnet's VCs starts (offset in its class)
     unsigned sent = 0;     // flits of the head sent
   };
   struct EjectVc {

@@ -197,3 +197,25 @@ TEST_CASE("NI: a payload without MemExt is a clear error", "[ni][config]") {
       }(),
       Catch::Contains("has no gpusc::MemExt"));
 }
+
+TEST_CASE("NI: a packet takes the router's input VCs round-robin, so back-to-back packets do not queue in one",
+          "[ni][vc]") {
+  // 2x1 mesh, pipeline 4, 4 VCs; node 0 sends four 1-flit packets to itself at t0. The NI
+  // injects one flit per cycle (usable in the router at t0+2 .. t0+5) into input VCs 0, 1, 2, 3
+  // (round-robin over the VCs that no packet holds and that have a credit). Each then does RC,
+  // VA and SA in consecutive cycles (SA t0+4 .. t0+7) and reaches the target 3 cycles after its
+  // SA: t0+7 .. t0+10. Had all four taken the lowest free VC (VC0), each would wait for the one
+  // in front to leave before its RC: SA at t0+4, 7, 10, 13.
+  auto p = mesh_params(2, 1, 4, 4, 8);
+  NocBench b("b", p);
+  const uint64_t t0 = 10;
+  for (unsigned j = 0; j < 4; ++j) b.send(0, 0, t0, 1, j);
+  b.run(t0 + 40);
+  const auto& a = b.dst[0].arrivals();
+  REQUIRE(a.size() == 4);
+  for (unsigned j = 0; j < 4; ++j) {
+    INFO("packet " << j);
+    CHECK(a[j].ext.pc == j);
+    CHECK(a[j].cycle == t0 + 7 + j);
+  }
+}
