@@ -29,7 +29,6 @@ Router::Router(sc_core::sc_module_name name, const Params& p, unsigned id, unsig
       depth_(p.vc_depth),
       d_rc_(p.pipeline == 4 ? 1 : 0),
       d_va_(p.pipeline == 2 ? 0 : 1),
-      body_ready_(d_rc_ + d_va_),
       sa_(ports, ports, vcs_, policy_of(p.allocator)),
       clk_(clk),
       route_(route),
@@ -54,7 +53,7 @@ Router::Router(sc_core::sc_module_name name, const Params& p, unsigned id, unsig
   const size_t o_va = take(words_ * 8, 8), o_sa = take(words_ * 8, 8);
   const size_t o_sa_new = take(words_ * 8, 8), o_blk = take(words_ * 8, 8), o_later = take(kVaLater * words_ * 8, 8);
   const size_t o_busy = take(ports * 8, 8), o_links = take(2 * ports * sizeof(FlitLink*), 8);
-  const size_t o_cred = take(nin * 4, 4), o_ptr = take(ports * 4, 4), o_owner = take(nin * 2, 2);
+  const size_t o_cred = take(nin * 4, 4), o_ptr = take(2 * nin * 4, 4), o_owner = take(nin * 2, 2);
   const size_t o_vcs = take(nin * vc_stride_, 64), o_flits = take(nin * depth_ * sizeof(Flit), 64);
   // At most every downstream slot's credit is on its way back at once.
   size_t cap = 1;
@@ -74,7 +73,8 @@ Router::Router(sc_core::sc_module_name name, const Params& p, unsigned id, unsig
   in_links_ = reinterpret_cast<FlitLink**>(base + o_links);
   out_links_ = in_links_ + ports;
   credits_ = reinterpret_cast<unsigned*>(base + o_cred);
-  va_ptr_ = reinterpret_cast<unsigned*>(base + o_ptr);
+  va_gptr_ = reinterpret_cast<unsigned*>(base + o_ptr);
+  va_aptr_ = va_gptr_ + nin;
   owner_ = reinterpret_cast<uint16_t*>(base + o_owner);
   vc_base_ = base + o_vcs;
   Flit* flits = reinterpret_cast<Flit*>(base + o_flits);
@@ -267,7 +267,6 @@ inline void Router::grant_vc(InVc& q, Branch& b, unsigned vc, uint64_t cycle) {
   b.credit = b.port * vcs_ + vc;
   owner_[b.credit] = q.index;
   b.ready = cycle + d_va_;
-  va_ptr_[b.port] = q.index + 1u == ports_ * vcs_ ? 0 : q.index + 1;
   --va_waiting_;
   if (--q.va_pending == 0) va_set_.clear(q.index);
   if (d_va_) sa_new_set_.set(q.index);  // it cannot ask for the switch before
@@ -280,8 +279,8 @@ void Router::multicast_depth_error(const Flit& f) const {
         "raise router.vc_depth to at least ", f.flits);
 }
 
-// Whether branch b asks for an output VC this cycle: it has none yet, its RC is done, it is among
-// the first 64 asked for, and its VC class is not already full (that is a stall whatever the
+// Whether branch b asks for output VCs this cycle: it has none yet, its RC is done, it is among
+// the first 64 asked for, and some VC of its class is free (else it is a stall whatever the
 // order, since grants only take VCs).
 inline bool Router::va_request(const Branch& b, uint64_t cycle, unsigned& seen) {
   if (b.out_vc >= 0 || b.ready > cycle || seen == 64) return false;
@@ -291,8 +290,33 @@ inline bool Router::va_request(const Branch& b, uint64_t cycle, unsigned& seen) 
   return false;
 }
 
+namespace {
+// Position of i in round-robin order starting at ptr, over n positions.
+inline unsigned rr_key(unsigned i, unsigned ptr, unsigned n) { return i >= ptr ? i - ptr : i + n - ptr; }
+}  // namespace
+
+// Accept step for one requester: among the output VCs of `port` in `granted`, the first at or
+// after the input VC's accept pointer in (port, VC) order, wrapping.
+inline unsigned Router::va_accept(unsigned in_index, unsigned port, uint64_t granted) const {
+  const unsigned ptr = va_aptr_[in_index], base = port * vcs_;
+  const uint64_t above = ptr <= base ? granted : ptr >= base + vcs_ ? 0 : granted & (~uint64_t{0} << (ptr - base));
+  return static_cast<unsigned>(__builtin_ctzll(above ? above : granted));
+}
+
+inline void Router::va_pointers(unsigned in_index, unsigned port, unsigned vc) {
+  const unsigned nin = ports_ * vcs_, out = port * vcs_ + vc;
+  va_gptr_[out] = in_index + 1 == nin ? 0 : in_index + 1;
+  va_aptr_[in_index] = out + 1 == nin ? 0 : out + 1;
+}
+
+// One-iteration iSLIP over (input VC, output VC), as the canonical input-queued router's VC
+// allocator: each free output VC grants the requesting input VC first in round-robin order from
+// its grant pointer; each requester accepts the granting output VC first from its accept
+// pointer; both pointers move past an accepted pair only. A multicast VC's branches ask on
+// different ports and accept one output VC each.
 void Router::allocate_vcs(uint64_t cycle) {
-  if (va_waiting_ == 1) {  // a single waiting branch in the router: no order to establish
+  const unsigned nin = ports_ * vcs_;
+  if (va_waiting_ == 1) {  // a single waiting branch in the router: every free VC grants it
     const unsigned wi = static_cast<unsigned>(__builtin_ctzll(va_set_.sum));
     InVc& q = vc(wi * 64 + static_cast<unsigned>(__builtin_ctzll(va_set_.w[wi])));
     Branch* b = q.br();
@@ -303,90 +327,59 @@ void Router::allocate_vcs(uint64_t cycle) {
       ++va_stalls_;
       return;
     }
-    grant_vc(q, *b, static_cast<unsigned>(__builtin_ctzll(free)), cycle);
+    const unsigned v = va_accept(q.index, b->port, free);
+    va_pointers(q.index, b->port, v);
+    grant_vc(q, *b, v, cycle);
     return;
   }
-  // Requests: (output port, rotated input-VC index, branch); served per output round-robin,
-  // lowest free VC of the branch's class first. A request whose class is already full before
-  // any grant is a stall whatever the order (grants only take VCs), so it is not queued; the
-  // first 64 requests in (port, VC, branch) order are considered, as ever.
-  const unsigned nin = ports_ * vcs_;
-  unsigned seen = 0;
-  if (nin <= 64) {
-    // Per output port, the requesting input VCs as a bit mask: serving it upward from the
-    // port's pointer, wrapping around, is the round-robin order.
-    // (A port's word is valid once its bit is in req_ports: set on the first request, no clearing.)
-    uint64_t by_port[64];
-    uint64_t req_ports = 0;
-    for (uint64_t a = va_set_.w[0]; a; a &= a - 1) {
-      const unsigned idx = static_cast<unsigned>(__builtin_ctzll(a));
-      const InVc& q = vc(idx);
-      for (unsigned i = 0; i < q.nbr; ++i) {
-        const Branch& b = q.br()[i];
-        if (!va_request(b, cycle, seen)) continue;
-        const uint64_t port_bit = uint64_t{1} << b.port;
-        by_port[b.port] = (req_ports & port_bit ? by_port[b.port] : 0) | uint64_t{1} << idx;
-        req_ports |= port_bit;
-      }
-    }
-    for (; req_ports; req_ports &= req_ports - 1) {
-      const unsigned port = static_cast<unsigned>(__builtin_ctzll(req_ports));
-      const uint64_t m = by_port[port];
-      const unsigned ptr = va_ptr_[port];
-      // Round-robin from the pointer: the requesters at or above it first, then those below.
-      uint64_t hi = ptr >= 64 ? 0 : m & (~uint64_t{0} << ptr), lo = m & ~hi;
-      while (hi | lo) {
-        uint64_t& part = hi ? hi : lo;
-        InVc& q = vc(static_cast<unsigned>(__builtin_ctzll(part)));
-        part &= part - 1;
-        Branch* b = q.br();
-        if (q.nbr > 1)
-          while (b->port != port || b->out_vc >= 0) ++b;
-        const uint64_t free = b->vc_mask & ~busy_[port];
-        if (!free) {
-          ++va_stalls_;
-          continue;
-        }
-        grant_vc(q, *b, static_cast<unsigned>(__builtin_ctzll(free)), cycle);
-      }
-    }
-    return;
-  }
-  // Larger routers: one integer per request, (output port, rotated index) in the high bits so
-  // that sorting the integers sorts the requests; the low bits say where the branch is.
-  uint64_t reqs[64];
-  unsigned n = 0;
+  // Requests in (input VC, branch) order, the first 64 considered, as ever.
+  struct Req {
+    Branch* b;
+    InVc* q;
+    uint64_t free;     // output VCs it asks for
+    uint64_t granted;  // those that granted it
+  };
+  Req reqs[64];
+  unsigned n = 0, seen = 0;
   va_set_.each([&](unsigned idx) {
-    const InVc& q = vc(idx);
+    InVc& q = vc(idx);
     for (unsigned i = 0; i < q.nbr; ++i) {
-      const Branch& b = q.br()[i];
-      if (!va_request(b, cycle, seen)) continue;
-      const unsigned ptr = va_ptr_[b.port], key = idx >= ptr ? idx - ptr : idx + nin - ptr;
-      reqs[n++] = uint64_t{b.port} << 52 | uint64_t{key} << 40 | uint64_t{idx} << 16 | i;
+      Branch& b = q.br()[i];
+      if (va_request(b, cycle, seen)) reqs[n++] = {&b, &q, b.vc_mask & ~busy_[b.port], 0};
     }
   });
-  // Insertion sort: a handful of requests per cycle.
-  for (unsigned i = 1; i < n; ++i) {
-    const uint64_t r = reqs[i];
-    unsigned j = i;
-    for (; j > 0 && reqs[j - 1] > r; --j) reqs[j] = reqs[j - 1];
-    reqs[j] = r;
+  // Grant: every requested output VC picks one requester.
+  for (unsigned r = 0; r < n; ++r) {
+    const unsigned port = reqs[r].b->port;
+    for (uint64_t m = reqs[r].free; m; m &= m - 1) {
+      const unsigned v = static_cast<unsigned>(__builtin_ctzll(m)), out = port * vcs_ + v;
+      // Decided by the first requester of this output VC: scan them all once, here.
+      bool first = true;
+      for (unsigned e = 0; e < r && first; ++e) first = !(reqs[e].b->port == port && reqs[e].free >> v & 1);
+      if (!first) continue;
+      unsigned best = r, best_key = rr_key(reqs[r].q->index, va_gptr_[out], nin);
+      for (unsigned e = r + 1; e < n; ++e) {
+        if (reqs[e].b->port != port || !(reqs[e].free >> v & 1)) continue;
+        const unsigned k = rr_key(reqs[e].q->index, va_gptr_[out], nin);
+        if (k < best_key) best = e, best_key = k;
+      }
+      reqs[best].granted |= uint64_t{1} << v;
+    }
   }
-  for (unsigned i = 0; i < n; ++i) {
-    const unsigned port = static_cast<unsigned>(reqs[i] >> 52), idx = static_cast<unsigned>(reqs[i] >> 16) & 0xffffff;
-    InVc& q = vc(idx);
-    Branch& b = q.br()[reqs[i] & 0xffff];
-    const uint64_t free = b.vc_mask & ~busy_[port];
-    if (!free) {
+  // Accept.
+  for (unsigned r = 0; r < n; ++r) {
+    Req& x = reqs[r];
+    if (!x.granted) {
       ++va_stalls_;
       continue;
     }
-    grant_vc(q, b, static_cast<unsigned>(__builtin_ctzll(free)), cycle);
+    const unsigned v = va_accept(x.q->index, x.b->port, x.granted);
+    va_pointers(x.q->index, x.b->port, v);
+    grant_vc(*x.q, *x.b, v, cycle);
   }
 }
 
 void Router::allocate_switch(uint64_t cycle) {
-  const uint64_t body_ready = body_ready_;
   // One VC with one branch is a candidate: it alone can ask, and wins if it does.
   if (!(sa_set_.sum & (sa_set_.sum - 1))) {
     const unsigned wi = static_cast<unsigned>(__builtin_ctzll(sa_set_.sum));
@@ -399,7 +392,7 @@ void Router::allocate_switch(uint64_t cycle) {
         if (!q.size) return;
         const Flit& f = q.ring[q.head];
         if (!credits_[b.credit]) return block(q);
-        if (f.ready + body_ready > cycle || (f.head() && b.ready > cycle)) return;
+        if (f.ready > cycle || (f.head() && b.ready > cycle)) return;
         sa_.allocate_one(p, v, uint64_t{1} << b.port);
         send(q, b, 0, cycle);
         pop(p, v, q, cycle);
@@ -424,7 +417,7 @@ void Router::allocate_switch(uint64_t cycle) {
       if (!q.size) return;
       const Flit& f = q.ring[q.head];
       if (!credits[b.credit]) return block(q);
-      if (!((f.ready + body_ready <= cycle) & (!f.head() | (b.ready <= cycle)))) return;
+      if (!((f.ready <= cycle) & (!f.head() | (b.ready <= cycle)))) return;
       mask = uint64_t{1} << b.port;
     } else {
       for (unsigned i = 0; i < q.nbr; ++i) {
@@ -433,7 +426,7 @@ void Router::allocate_switch(uint64_t cycle) {
         const unsigned k = b.sent - q.popped;
         if (k >= q.size) continue;
         const Flit& f = q.ring[slot(q, k)];
-        if (f.ready + body_ready > cycle || (f.head() && b.ready > cycle)) continue;
+        if (f.ready > cycle || (f.head() && b.ready > cycle)) continue;
         if (!credits[b.credit]) continue;
         mask |= uint64_t{1} << b.port;
       }

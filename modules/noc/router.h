@@ -11,17 +11,25 @@
 // with pipeline 4 its branches may ask for VA one cycle after that cycle.
 // Per-cycle order (tick), while the router holds flits:
 //   1. credits that have come back are applied;
-//   2. VA: every branch without an output VC asks for a free VC in its allowed range on its
-//      output port; each output port serves requesters round-robin, lowest free VC first;
+//   2. VA, one-iteration iSLIP over (input VC, output VC), the canonical input-queued router's
+//      VC allocator (BookSim's iq router): every branch without an output VC asks for all free
+//      VCs of its class on its output port; every asked output VC grants the requester first
+//      from its grant pointer, every requester accepts the granting VC first from its accept
+//      pointer (over (port, VC)); pointers move past an accepted pair only. A multicast VC's
+//      branches ask on different ports and each accepts one VC;
 //   3. SA: every branch whose next flit is ready and whose output VC has a credit requests its
 //      output; the SwitchAllocator grants; winners leave (ST next cycle, then the link).
 // Pipeline (parameter `pipeline`): 4 = RC, VA, SA, ST one cycle each; 3 = lookahead routing
-// (RC folded away); 2 = VA and SA in the same cycle (speculative). Per hop a flit spends
+// (RC folded away); 2 = VA and SA in the same cycle (speculative). Per hop a head spends
 // `pipeline` cycles in the router and link_latency on the link: zero-load latency per hop is
-// pipeline + 1 with 1-cycle links.
-// Open choices: VA is output-side round-robin (not a full separable VA); an output VC is free
-// for a new packet once the previous tail has been sent (non-atomic VC reuse, as BookSim);
-// credits are sent in the cycle a flit leaves the input buffer's ST stage.
+// pipeline + 1 with 1-cycle links. Body and tail flits need no RC or VA: one may do SA in the
+// cycle it becomes usable, once the flit ahead of it has left.
+// Open choices: an output VC is free for a new packet once the previous tail has been sent
+// (non-atomic VC reuse, as BookSim); credits are sent in the cycle a flit leaves the input
+// buffer's ST stage. (Until 2026-11 VA gave the lowest free VC to requesters served per output
+// round-robin, and body flits waited pipeline - 2 cycles after arriving; with 1-flit packets
+// the first piled packets into one downstream VC, where they passed RC/VA/SA one at a time:
+// twice the reference latency at 75% of saturation. docs/validation/noc.md has the curves.)
 // An idle router is not ticked; one with flits is ticked every cycle until it drains.
 // Implementation (speed, docs/bench-noc.md): a bit set per stage (VA, SA) names the VCs with
 // work of that kind, so a tick visits only those, in (port, VC) order; a head routed on arrival
@@ -139,6 +147,8 @@ class Router : public sc_core::sc_module, public FlitPortOwner, private Tickable
   bool va_request(const Branch& b, uint64_t cycle, unsigned& seen);
   [[noreturn]] void multicast_depth_error(const Flit& f) const;
   void grant_vc(InVc& q, Branch& b, unsigned vc, uint64_t cycle);
+  unsigned va_accept(unsigned in_index, unsigned port, uint64_t granted) const;
+  void va_pointers(unsigned in_index, unsigned port, unsigned vc);
   void allocate_switch(uint64_t cycle);
   void send(InVc& q, Branch& b, unsigned idx, uint64_t cycle);
   void pop(unsigned p, unsigned v, InVc& q, uint64_t cycle);
@@ -200,7 +210,6 @@ class Router : public sc_core::sc_module, public FlitPortOwner, private Tickable
   alignas(64) unsigned occupancy_ = 0;  // flits buffered
   const unsigned ports_, vcs_, depth_;
   const unsigned d_rc_, d_va_;   // extra cycles before VA (RC) and before SA (VA)
-  const uint64_t body_ready_;    // d_rc_ + d_va_: a body flit may do SA that long after arriving
   // Credits on their way back, sorted by the cycle they become usable (a ring in the arena: they
   // arrive almost in that order, one fixed latency per link, so insertion rarely moves any and
   // applying them takes them from the front; an emptied ring restarts at slot 0). On the same
@@ -229,7 +238,8 @@ class Router : public sc_core::sc_module, public FlitPortOwner, private Tickable
   unsigned words_;               // words per VcSet
   uint64_t* busy_;               // [out port] output VCs owned by a packet
   unsigned* credits_;            // [out port * vcs + out vc]
-  unsigned* va_ptr_;             // [out port] round-robin pointer over input VCs
+  unsigned* va_gptr_;            // [out port * vcs + out vc] VA grant pointer over input VCs
+  unsigned* va_aptr_;            // [input VC index] VA accept pointer over output VCs (port * vcs + vc)
   uint16_t* owner_;              // [out port * vcs + out vc] input VC last granted that output VC
   FlitLink** in_links_;          // [port]
   FlitLink** out_links_;         // [port]

@@ -5,8 +5,9 @@
 // Timing used throughout (router.h, flit_link.h, network_interface.h), 1-cycle links unless
 // stated: a message handed to the NI in cycle t0 is latched at t0+1 and its head is usable in
 // the first router at t0+2. In a router of pipeline p a flit usable in cycle u does switch
-// allocation (SA) in u + p - 2 (head: RC, VA, SA; a body flit waits the same), is switched in
-// SA+1 and usable downstream in SA + 2 + link_latency. The last router's SA in x delivers the
+// allocation (SA) in u + p - 2 (head: RC, VA, SA; a body flit may do SA as soon as it is
+// usable and the flit ahead of it has left), is switched in SA+1 and usable downstream in
+// SA + 2 + link_latency. The last router's SA in x delivers the
 // tail to the target in x + 3. A credit for a slot freed by SA in x is usable upstream in
 // x + 1 + credit_latency.
 #include <catch2/catch.hpp>
@@ -32,13 +33,15 @@ TEST_CASE("router: two packets for one output serialise on 1 VC and interleave o
   // 3x1 mesh, pipeline 3, 8-flit packets, buffers deep enough for a whole packet. Nodes 0 and 2
   // both send to node 1 at t0, so both heads reach router 1 (west and east inputs) in the same
   // cycle, t0+6: router 0/2 SA head at t0+3, usable at router 1 at t0+6.
-  // At router 1 both heads do RC and VA at t0+6. VA is output-side round robin starting at
-  // input index 0, so the east input (port 1, from node 2) is served first.
+  // At router 1 both heads do RC at t0+6 and ask for VA from t0+6. VA is one-iteration iSLIP
+  // with every pointer at the start, so the output VCs grant the lower input index, the east
+  // input (port 1, from node 2), first.
   //  1 VC : east takes the only ejection VC, SA t0+7 .. t0+14, tail delivered t0+17 (= zero
   //         load (3+1)*2 + 2 + 7). The VC frees when that tail is switched (t0+14, after VA in
   //         that cycle), so west wins VA at t0+15, SA t0+16 .. t0+23, tail delivered t0+26.
-  //  2 VCs: east gets VC0, west VC1, both may do SA from t0+7. One output, so the switch
-  //         allocator alternates (round-robin pointer passes to the other input): east flits at
+  //  2 VCs: both free VCs grant east at t0+6, which accepts VC0; west gets VC1 at t0+7. East
+  //         may do SA from t0+7, west from t0+8; one output, so the switch allocator
+  //         alternates (round-robin pointer passes to the other input): east flits at
   //         t0+7, 9, ..., 21, west at t0+8, ..., 22; tails delivered at t0+24 and t0+25.
   const uint64_t t0 = 10;
   const unsigned F = 8;
@@ -153,4 +156,56 @@ TEST_CASE("router: pipeline 2/3/4 costs exactly one more cycle per router per st
       INFO(x->name() << " router " << r);
       CHECK(x->net->router(r).flits_switched() == 4u * (8 - std::max(r, 1u)));
     }
+}
+
+TEST_CASE("router: VC allocation is one-iteration iSLIP: an input VC's accept pointer moves past the VC it took",
+          "[router][vc]") {
+  // 2x1 mesh, pipeline 3, 2 VCs, three 1-flit packets from node 0 to node 1, 40 cycles apart
+  // (so every VC is free whenever one asks). The NI takes router 0's input VCs round-robin:
+  // packets 0, 1, 2 arrive in input VCs 0, 1, 0. In VA every free output VC grants the lone
+  // requester, which accepts the first one from its accept pointer in (port, VC) order; the
+  // pointer then moves past the VC taken. So on router 0's east output: packet 0 (input VC0,
+  // pointer at the start) takes VC0; packet 1 (input VC1, fresh pointer) takes VC0; packet 2
+  // (input VC0, pointer now past east VC0) takes VC1. A "lowest free VC" rule gives 0, 0, 0.
+  NocBench b("b", mesh_params(2, 1, 3, 2, 8));
+  const uint64_t t0 = 10, gap = 40;
+  for (unsigned j = 0; j < 3; ++j) b.send(0, 1, t0 + j * gap, 1, j);
+  // A packet handed over at t is usable in router 0 at t + 2 and switched there (SA) at t + 3;
+  // until its credit returns its output VC shows fewer credits than the depth: look at t + 5.
+  std::vector<int> used(3, -1);
+  for (uint64_t c = 0; c < t0 + 3 * gap; ++c) {
+    sc_core::sc_start(b.clk.period());
+    for (unsigned j = 0; j < 3; ++j) {
+      if (b.clk.now() != t0 + j * gap + 5) continue;
+      for (unsigned port : gpusc::tb::connected_out_ports(*b.net, 0))
+        for (unsigned v = 0; v < 2; ++v)
+          if (b.net->router(0).credits(port, v) < 8) used[j] = static_cast<int>(v);
+    }
+  }
+  CHECK(used[0] == 0);
+  CHECK(used[1] == 0);
+  CHECK(used[2] == 1);
+  for (unsigned j = 0; j < 3; ++j) CHECK(arrival(b, 1, j) == t0 + j * gap + 3 + 4 + 3);
+}
+
+TEST_CASE("router: a body flit does switch allocation in the cycle it arrives (no RC or VA for it)",
+          "[router][pipeline]") {
+  // 2x1 mesh, pipeline 4, 1 VC of depth 2, one 4-flit packet from node 0 to node 1 handed over
+  // at t0. Credits make the body flits arrive at router 1 after gaps, so when each may do SA
+  // shows. Hand-derived (timing rules at the top of this file):
+  //   NI: flits 0, 1 sent at t0+1, t0+2 (usable in router 0 at t0+2, t0+3); then it waits for
+  //       credits: router 0 frees slots by SA at t0+4, t0+5, usable at the NI at t0+6, t0+7,
+  //       so flits 2, 3 are usable in router 0 at t0+7, t0+8.
+  //   Router 0: head RC t0+2, VA t0+3, SA t0+4; flit 1 SA t0+5 (its second downstream credit).
+  //   Router 1: head usable t0+7: RC, VA t0+8, SA t0+9; flit 1 usable t0+8, SA t0+10. Their
+  //       credits are usable at router 0 at t0+11 and t0+12, where flits 2 and 3 do SA then,
+  //       usable at router 1 at t0+14 and t0+15, and (body flits, the VC already allocated) they
+  //       do SA there in those very cycles. The tail, switched at t0+15, reaches the target at
+  //       t0+18. A router that made body flits wait for the head's RC and VA stages again would
+  //       switch them at t0+16 and t0+17 and deliver at t0+20.
+  NocBench b("b", mesh_params(2, 1, 4, 1, 2));
+  const uint64_t t0 = 10;
+  b.send(0, 1, t0, 4, 7);
+  b.run(t0 + 40);
+  CHECK(arrival(b, 1, 7) == t0 + 18);
 }
