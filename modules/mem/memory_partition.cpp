@@ -57,6 +57,6 @@ uint64_t MemoryPartition::mc_stall_cycles() const {
   return pcu_ ? pcu_->mc_stall_cycles() : l2_.up_blocked_cycles();
 }
 
-bool MemoryPartition::idle() const { return l2_.idle() && dram_.occupancy() == 0 && (!pcu_ || pcu_->drained()); }
+bool MemoryPartition::idle() const { return l2_.idle() && dram_.pending() == 0 && (!pcu_ || pcu_->drained()); }
 
 }  // namespace gpusc
