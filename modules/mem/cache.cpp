@@ -22,6 +22,9 @@ const Cache::Params& checked(const Cache::Params& p, const std::string& who) {
   if (!pow2(p.sets)) error(who, "sets = ", p.sets, " must be a power of two (sets are indexed by address bits)");
   if (p.sectored && p.line_bytes % 32 != 0)
     error(who, "line_bytes = ", p.line_bytes, " must be a multiple of 32 when sectored (sectors are 32 B)");
+  if (p.lookup_latency > p.hit_latency)
+    error(who, "lookup_latency = ", p.lookup_latency, " must not exceed hit_latency = ", p.hit_latency,
+          " (a hit cannot be answered before its lookup is done); set both");
   return p;
 }
 }  // namespace
@@ -108,7 +111,7 @@ unsigned Cache::mshrs_in_use() const {
 }
 
 bool Cache::idle() const {
-  return in_q_.empty() && down_q_.empty() && hits_.empty() && out_q_.empty() && to_down_.empty() &&
+  return in_q_.empty() && down_q_.empty() && hits_.empty() && looked_up_.empty() && out_q_.empty() && to_down_.empty() &&
          mshrs_in_use() == 0 && !up_out.busy() && !down_out.busy();
 }
 
@@ -256,6 +259,14 @@ void Cache::send_down(Payload& gp) {
   gp.release();
 }
 
+void Cache::send_looked_up(Payload& gp, uint64_t cycle) {
+  if (p_.lookup_latency == 0) {
+    send_down(gp);
+    return;
+  }
+  looked_up_.push_back({cycle + p_.lookup_latency, &gp});
+}
+
 void Cache::write_back(uint64_t line) {
   Payload& w = pool_.acquire();
   MemExt& e = *w.get_extension<MemExt>();
@@ -276,6 +287,7 @@ bool Cache::tick(uint64_t cycle) {
   reply_blocked_ = false;
   retire_hits(cycle);
   handle_down(cycle);
+  release_looked_up(cycle);
   lookups(cycle);
   send_ports(cycle);
   if (reply_blocked_ && !port_blocked) ++reply_stall_cycles_;
@@ -285,11 +297,15 @@ bool Cache::tick(uint64_t cycle) {
   // Work next cycle? Otherwise sleep until the earliest timed entry (inputs and port releases wake us).
   const uint64_t next = cycle + 1;
   if ((!out_q_.empty() && !up_out.busy()) || (!to_down_.empty() && !down_out.busy())) return true;
-  if (out_full()) return false;  // up_out is blocked: its release wakes us
   uint64_t at = UINT64_MAX;
-  if (answering_) at = next;
-  for (const std::deque<Timed>* q : {&in_q_, &down_q_, &hits_})
-    if (!q->empty() && q->front().ready < at) at = q->front().ready;
+  // The lookup pipeline needs only room in the miss queue (a full one drains through down_out,
+  // whose release wakes us); everything else needs room in the out queue (up_out's release).
+  if (!looked_up_.empty() && !miss_queue_full()) at = looked_up_.front().ready;
+  if (!out_full()) {
+    if (answering_) at = next;
+    for (const std::deque<Timed>* q : {&in_q_, &down_q_, &hits_})
+      if (!q->empty() && q->front().ready < at) at = q->front().ready;
+  }
   if (at <= next) return true;
   if (at != UINT64_MAX) clk_.wake(*this, at);
   return false;
@@ -351,6 +367,13 @@ void Cache::handle_down(uint64_t cycle) {
   }
 }
 
+void Cache::release_looked_up(uint64_t cycle) {
+  while (!looked_up_.empty() && looked_up_.front().ready <= cycle && !miss_queue_full()) {
+    send_down(*looked_up_.front().gp);
+    looked_up_.pop_front();
+  }
+}
+
 void Cache::lookups(uint64_t cycle) {
   for (unsigned n = 0; n < p_.accesses_per_cycle; ++n) {
     if (in_q_.empty() || in_q_.front().ready > cycle || out_full()) return;
@@ -371,7 +394,7 @@ bool Cache::lookup(Payload& gp, MemExt& e, uint64_t cycle) {
       if (write_back_) return read_path(gp, e, cycle, true);
       if (miss_queue_full()) return false;
       ++atomics_;
-      send_down(gp);
+      send_looked_up(gp, cycle);
       return true;
     default: return true;  // rejected in accept_up
   }
@@ -416,7 +439,7 @@ bool Cache::read_path(Payload& gp, MemExt& e, uint64_t cycle, bool atomic) {
   m->allocate = atomic || allocate_(gp);
   m->dirty = atomic;
   m->reqs.push_back(&gp);
-  send_down(make_fetch(e, line));
+  send_looked_up(make_fetch(e, line), cycle);
   return true;
 }
 
@@ -431,7 +454,7 @@ bool Cache::write_path(Payload& gp, MemExt& e, uint64_t cycle) {
       touch(*l);
     }
     store_write(gp, e);
-    send_down(gp);
+    send_looked_up(gp, cycle);
     return true;
   }
   if (!l) {  // write-allocate without fetch; a dirty victim needs a miss-queue slot

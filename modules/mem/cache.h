@@ -10,13 +10,26 @@
 //      else the next message from down_in is taken: a read reply is a fill (matched to its MSHR by
 //      line address, installed, its merged requests answered in order, one per cycle); any other
 //      reply (write ack, atomic at a write-through cache) is forwarded up unchanged;
-//   3. lookup: up to accesses_per_cycle requests from the input queue, only while the out queue
+//   3. lookup pipeline: messages a lookup sends down (misses, write-throughs) whose
+//      lookup_latency has elapsed enter the miss queue (while it has room), oldest first;
+//   4. lookup: up to accesses_per_cycle requests from the input queue, only while the out queue
 //      has room before this cycle's send (a full out queue stops the cache: paper 001 §2.1,
 //      "MC reply queue");
-//   4. one message leaves on up_out and one on down_out, if the port is free.
+//   5. one message leaves on up_out and one on down_out, if the port is free.
 // A request latched in cycle a (handed over in cycle a - 1) is looked up in cycle a; a hit is sent
-// on up_out in cycle a + hit_latency; a miss goes down in cycle a. A fill latched in cycle f sends
-// its first reply in cycle f, the next in f + 1, ...
+// on up_out in cycle a + hit_latency; a miss goes down in cycle a + lookup_latency. A fill latched
+// in cycle f sends its first reply in cycle f, the next in f + 1, ...
+//
+// Latency split (lookup_latency <= hit_latency): hit_latency is the whole hit pipeline, request
+// latched to reply ready to leave, data read included; lookup_latency is the part of it in front
+// of the hit/miss decision, which a miss pays before it leaves. For the L2 both are 120 cycles
+// (MemoryPartition): in GPGPU-Sim, which papers 000 and 001 used, an L2 request first waits the
+// ROP latency (rop_latency = 120 in its Fermi configs, paper 001's "min L2 latency") and is then
+// looked up; a hit is answered at once, a miss enters the L2-to-DRAM queue at once. A design
+// whose data array read follows the tag check sets lookup_latency below hit_latency. The L1
+// default (lookup_latency 0, hit_latency 1) sends a miss down in the cycle of its lookup. Tag,
+// LRU and MSHR state change in the lookup cycle a; the latencies are pure delays (pipelines of
+// one entry per lookup, not counted in in_queue or miss_queue).
 //
 // Reservation fail: a read that finds no free MSHR, a full merge list, or a full miss queue (for
 // any access that sends something down) stays at the head of the input queue and retries next
@@ -45,9 +58,12 @@
 //   * write-back: atomics are performed here like reads that dirty the line (atomic misses merge
 //     into a read MSHR and vice versa; an MSHR with an atomic always allocates); write acks and
 //     atomic replies take hit_latency like read hits;
-//   * fill replies (and forwarded replies) do not pay hit_latency again;
+//   * fill replies (and forwarded replies) do not pay hit_latency again (GPGPU-Sim: a fill goes
+//     from the DRAM-to-L2 queue into the L2 and its reply to the L2-to-network queue, no ROP);
 //   * a write-back caused by a fill or by flush() is queued even past miss_queue (at most one per
-//     fill): a fill never waits for the path down, which could deadlock request and reply paths;
+//     fill): a fill never waits for the path down, which could deadlock request and reply paths.
+//     Write-backs (those of a write-allocate victim too) do not pay lookup_latency, so one may
+//     reach the miss queue before misses still in the lookup pipeline;
 //   * reply_stall_cycles counts cycles in which up_out was blocked (a reply handed over but not
 //     yet taken by the receiver), plus cycles in which a ready reply found the out queue full
 //     while up_out was free;
@@ -87,6 +103,7 @@ class Cache : public sc_core::sc_module, private Tickable {
     unsigned sets = 32;                         // sets [count], power of two (16 KB / 128 B / 4)
     unsigned ways = 4;                          // associativity [count] (000 Table II L1: 4-way)
     unsigned hit_latency = 1;                   // lookup to reply on a hit [cycles]
+    unsigned lookup_latency = 0;                // lookup to sending a miss / write-through down [cycles]
     unsigned mshrs = 32;                        // MSHR entries [count]
     unsigned mshr_merge = 8;                    // requests per MSHR entry [count]
     std::string write_policy = "write-through"; // write-through (no allocate) | write-back (allocate)
@@ -103,6 +120,9 @@ class Cache : public sc_core::sc_module, private Tickable {
       GPUSC_PARAM_R(sets, 1, 1 << 24, "sets [count], power of two (L1 16 KB 4-way 128 B: 32)");
       GPUSC_PARAM_R(ways, 1, 1024, "associativity [count] (000 Table II: L1 4, L2 8)");
       GPUSC_PARAM_R(hit_latency, 1, 100000, "lookup to reply on a hit [cycles] (001 Table 1: L2 120)");
+      GPUSC_PARAM_R(lookup_latency, 0, 100000,
+                    "lookup to sending a miss or write-through down, the part of hit_latency a miss pays, "
+                    "at most hit_latency [cycles] (L2: 120, GPGPU-Sim's ROP latency is in front of the tag lookup)");
       GPUSC_PARAM_R(mshrs, 1, 65536, "MSHR entries [count]");
       GPUSC_PARAM_R(mshr_merge, 1, 65536, "requests merged per MSHR entry [count]");
       GPUSC_PARAM_C(write_policy, "write-through|write-back",
@@ -182,6 +202,7 @@ class Cache : public sc_core::sc_module, private Tickable {
   bool latch(std::deque<Timed>& q, size_t limit, Payload& gp);
   void retire_hits(uint64_t cycle);
   void handle_down(uint64_t cycle);
+  void release_looked_up(uint64_t cycle);
   void lookups(uint64_t cycle);
   bool lookup(Payload& gp, MemExt& e, uint64_t cycle);  // false: reservation fail
   bool read_path(Payload& gp, MemExt& e, uint64_t cycle, bool atomic);
@@ -202,6 +223,7 @@ class Cache : public sc_core::sc_module, private Tickable {
   Payload& make_fetch(const MemExt& first, uint64_t line);  // Read of the line, from our pool
   void make_reply(Payload& gp);  // request -> its reply (is_reply, dst = src, line bytes)
   void send_down(Payload& gp);   // hands over one reference
+  void send_looked_up(Payload& gp, uint64_t cycle);  // send_down after lookup_latency
   void write_back(uint64_t line);
   void store_write(Payload& gp, const MemExt& e);
   bool miss_queue_full() const { return to_down_.size() >= p_.miss_queue; }
@@ -223,6 +245,7 @@ class Cache : public sc_core::sc_module, private Tickable {
   std::vector<Line> lines_;  // [set * ways + way]
   std::vector<Mshr> mshrs_;
   std::deque<Timed> in_q_, down_q_, hits_;  // hits_: replies in the hit pipeline
+  std::deque<Timed> looked_up_;             // misses and write-throughs in the lookup pipeline
   std::deque<Payload*> out_q_, to_down_;
   Mshr* answering_ = nullptr;  // fill whose merged requests are being answered
   size_t answered_ = 0;

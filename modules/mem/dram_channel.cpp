@@ -30,7 +30,8 @@ DramChannel::DramChannel(sc_core::sc_module_name name, const Params& p, ClockDom
       activates_(stats_.counter("activates", Unit::Count, "ACT commands")),
       precharges_(stats_.counter("precharges", Unit::Count, "PRE commands")),
       bus_busy_(stats_.counter("data_bus_busy", Unit::Cycles, "DRAM cycles the data bus carried data")),
-      queue_full_(stats_.counter("queue_full", Unit::Count, "requests refused because the queue was full")),
+      queue_full_(stats_.counter("queue_full", Unit::Count,
+                                  "requests refused because the queue (or the fixed-latency pipeline) was full")),
       read_latency_(stats_.average("read_latency", Unit::Cycles, "read acceptance to reply [DRAM cycles]")) {
   check_params();
   queue_.reserve(p_.queue);
@@ -88,17 +89,34 @@ MemExt& DramChannel::check_request(tlm::tlm_generic_payload& gp) const {
 
 bool DramChannel::accept(tlm::tlm_generic_payload& gp) {
   const MemExt& e = check_request(gp);
-  if (occupancy() >= p_.queue) {
+  if (p_.fixed_latency ? pipe_.size() >= p_.fixed_latency : occupancy() >= p_.queue) {
     ++queue_full_;
     return false;
   }
   const uint64_t now = clk_.now();
-  note_occupancy(now);
   const Coord c = decode(gp.get_address());
-  queue_.push_back(Req{&gp, now, clk_.cycle_after(sc_core::sc_time_stamp()), c.row, c.bank,
-                       e.kind == MemKind::Write, kHit});
-  clk_.wake_after_now(*this);
+  const Req r{&gp, now, clk_.cycle_after(sc_core::sc_time_stamp()) + p_.fixed_latency, c.row, c.bank,
+              e.kind == MemKind::Write, kHit};
+  if (p_.fixed_latency) {
+    pipe_.push_back(r);
+  } else {
+    note_occupancy(now);
+    queue_.push_back(r);
+  }
+  clk_.wake(*this, r.ready);
   return true;
+}
+
+bool DramChannel::admit(uint64_t cycle) {
+  bool moved = false;
+  while (!pipe_.empty() && pipe_.front().ready <= cycle && occupancy() < p_.queue) {
+    note_occupancy(cycle);
+    queue_.push_back(pipe_.front());
+    queue_.back().ready = cycle;
+    pipe_.pop_front();
+    moved = true;
+  }
+  return moved;
 }
 
 void DramChannel::note_occupancy(uint64_t cycle) {
@@ -110,10 +128,13 @@ void DramChannel::note_occupancy(uint64_t cycle) {
 
 bool DramChannel::tick(uint64_t cycle) {
   retire(cycle);
+  if (admit(cycle)) in.retry();  // a withheld request may take the freed stage
   uint64_t next = UINT64_MAX;
+  // The pipeline's head needs a queue entry; while the queue is full a retire frees one.
+  if (!pipe_.empty() && occupancy() < p_.queue) next = pipe_.front().ready;
   if (!queue_.empty()) {
     scan(cycle, true);
-    next = scan(cycle + 1, false);  // earliest legal command after this cycle's
+    next = std::min(next, scan(cycle + 1, false));  // earliest legal command after this cycle's
   }
   if (!flight_.empty() && (flight_.front().write || !out.busy())) next = std::min(next, flight_.front().done);
   if (next == UINT64_MAX) return false;  // idle, or waiting for `out` (on_accept wakes us)

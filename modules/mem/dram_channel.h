@@ -6,19 +6,35 @@
 // on `out` as its reply (same payload, MemExt::is_reply = true) after its last data beat; a
 // write gets no reply: its payload is released when its write burst has completed.
 //
-// Model: per bank an open row (or none) and the earliest cycle of its next ACT / PRE / column
-// command; one command per cycle; one shared data bus. A request latched in cycle L = accept
-// cycle + 1 needs ACT (bank closed), PRE then ACT (other row open), then one column command
-// (RD/WR) that moves the whole line in `burst_cycles` data cycles. Constraints:
+// Model: a fixed-latency pipeline in front of the scheduler, then per bank an open row (or none)
+// and the earliest cycle of its next ACT / PRE / column command; one command per cycle; one
+// shared data bus. A request latched in cycle L = accept cycle + 1 reaches the scheduler queue
+// in L + fixed_latency (later only if the queue is full), then needs ACT (bank closed), PRE then
+// ACT (other row open), then one column command (RD/WR) that moves the whole line in
+// `burst_cycles` data cycles. Constraints:
 //   ACT  >= PRE + tRP, previous ACT same bank + tRC, previous ACT any bank + tRRD
 //   RD/WR>= ACT + tRCD, previous RD/WR + tCCD (any bank) / + tCCDL (same bank group);
 //          data bus: RD data [RD + tCL, + burst), WR data [WR + tWL, + burst), never overlapping
 //   RD   >= end of the last write data + tCDLR (write-to-read turnaround)
 //   PRE  >= ACT + tRAS, RD + burst_cycles, end of write data + tWR
-// Idle latency, accept to reply (DRAM cycles; B = burst_cycles, the 1 is the input latch):
-//   row hit       1 + tCL + B               defaults: 21 cycles = 22.7 ns at 924 MHz
-//   closed bank   1 + tRCD + tCL + B        defaults: 33 cycles = 35.7 ns
-//   row conflict  1 + tRP + tRCD + tCL + B  defaults: 45 cycles = 48.7 ns (tRAS, tRC permitting)
+// Idle latency, accept to reply (DRAM cycles; F = fixed_latency, B = burst_cycles, the 1 is the
+// input latch; the figures with F = 0, the bank timing alone):
+//   row hit       1 + F + tCL + B               F = 0: 21 cycles = 22.7 ns at 924 MHz
+//   closed bank   1 + F + tRCD + tCL + B        F = 0: 33 cycles = 35.7 ns
+//   row conflict  1 + F + tRP + tRCD + tCL + B  F = 0: 45 cycles = 48.7 ns (tRAS, tRC permitting)
+// With the default F = 132 (and B = 4, as in MemoryPartition): 149, 161 and 173 cycles.
+//
+// fixed_latency is everything on a DRAM access that is not bank timing or the data burst: the
+// controller's front end, the PHY and I/O, and the wires from and back to the L2. GPGPU-Sim, which
+// papers 000 and 001 used, models it the same way, as a delay queue in front of the DRAM
+// scheduler (dram_latency = 100 core cycles at 700 MHz in its Fermi GTX480 config, which that
+// config converts to 100 x 924 / 700 = 132 DRAM cycles); paper 001 Table 1 quotes a minimum DRAM
+// latency of 220 cycles. The default, 132 DRAM cycles = 142.9 ns, gives an idle row hit of 149
+// DRAM cycles = 161 ns = 226 core cycles at 1400 MHz, above the paper's minimum. It is a pipeline
+// (one request per stage, so at most fixed_latency requests in it, not counted in `queue`):
+// a long fixed latency does not cut the channel's throughput; when the queue is full its head
+// waits, and when every stage is taken acceptance is withheld. The reply path has no further
+// fixed delay (as in GPGPU-Sim): the fixed latency is the round trip's.
 //
 // Choices the paper left open:
 //   * burst_cycles = 8: an x32 GDDR5 channel moves 4 B per beat, 4 beats per command clock
@@ -39,8 +55,9 @@
 //     FCFS: requests to one bank are served in arrival order (only the oldest of each bank may
 //     issue), banks proceed in parallel, oldest legal command first.
 //   * Open-page policy: a row stays open until a conflicting request precharges it.
-//   * A queue entry is held from acceptance until the read reply is handed to `out` or the
-//     write burst completes; a full queue withholds acceptance (back-pressure). Completed
+//   * A queue entry is held from leaving the fixed-latency pipeline (from acceptance when
+//     fixed_latency = 0) until the read reply is handed to `out` or the write burst completes;
+//     a full queue (with fixed_latency > 0: a full pipeline) withholds acceptance. Completed
 //     requests leave in column-command order; a reply withheld by `out` blocks those behind it.
 //   * Row-buffer outcome is counted when the column command issues: hit (no ACT/PRE issued for
 //     this request), miss (an ACT), conflict (a PRE). reads/writes also count there, so
@@ -71,6 +88,7 @@ class DramChannel : public sc_core::sc_module, private Tickable {
     unsigned line_bytes = 128;     // bytes moved per request (000 Table II L2 block)
     unsigned row_bytes = 2048;     // row (page) size per bank [bytes]
     unsigned burst_cycles = 8;     // data-bus cycles per line (x32, 16 B per DRAM cycle)
+    unsigned fixed_latency = 132;  // controller + PHY + wires, in front of the scheduler [cycles] (GPGPU-Sim)
     unsigned tCL = 12;             // RD to first data [cycles] (000 Table II)
     unsigned tWL = 4;              // WR to first data [cycles] (not in the paper)
     unsigned tRCD = 12;            // ACT to RD/WR [cycles] (000 Table II)
@@ -91,6 +109,10 @@ class DramChannel : public sc_core::sc_module, private Tickable {
       GPUSC_PARAM_R(line_bytes, 1, 65536, "bytes per request (cache line) [bytes]");
       GPUSC_PARAM_R(row_bytes, 1, 1 << 20, "row (page) size per bank, a multiple of line_bytes [bytes]");
       GPUSC_PARAM_R(burst_cycles, 1, 1024, "data-bus cycles to move one line [DRAM cycles]");
+      GPUSC_PARAM_R(fixed_latency, 0, 100000,
+                    "fixed latency of an access on top of bank timing and burst: controller, PHY, wires "
+                    "[DRAM cycles] (GPGPU-Sim Fermi dram_latency 100 core cycles at 700 MHz = 132; "
+                    "idle row hit 149 DRAM cycles = 226 core cycles, 001 Table 1 minimum 220)");
       GPUSC_PARAM_R(tCL, 0, 1000, "read command to first data [DRAM cycles]");
       GPUSC_PARAM_R(tWL, 0, 1000, "write command to first data [DRAM cycles]");
       GPUSC_PARAM_R(tRCD, 0, 1000, "activate to column command [DRAM cycles]");
@@ -125,6 +147,7 @@ class DramChannel : public sc_core::sc_module, private Tickable {
   Coord decode(uint64_t global_addr) const;
   unsigned group_of(unsigned bank) const { return bank / banks_per_group_; }
   size_t occupancy() const { return queue_.size() + flight_.size(); }  // held queue entries
+  size_t pending() const { return occupancy() + pipe_.size(); }        // accepted, not yet retired
 
  private:
   enum class Cmd : uint8_t { Act, Pre, Col };
@@ -153,6 +176,7 @@ class DramChannel : public sc_core::sc_module, private Tickable {
   bool accept(tlm::tlm_generic_payload& gp);
   bool tick(uint64_t cycle) override;
   void retire(uint64_t cycle);
+  bool admit(uint64_t cycle);  // pipeline -> queue; true if any moved
   uint64_t scan(uint64_t cycle, bool issue);
   void next_command(const Req& r, Cmd& cmd, uint64_t& at) const;
   void issue(size_t i, Cmd cmd, uint64_t cycle);
@@ -166,6 +190,7 @@ class DramChannel : public sc_core::sc_module, private Tickable {
   std::vector<Bank> banks_;
   std::vector<uint64_t> group_col_ok_;
   std::vector<uint8_t> bank_flag_;     // scan scratch: bank has a hit (fr-fcfs) / was seen (fcfs)
+  std::deque<Req> pipe_;                // in the fixed-latency pipeline, `ready` = its end
   std::vector<Req> queue_;              // waiting for their column command, oldest first
   std::deque<Flight> flight_;           // column command issued, in data-bus order
   uint64_t act_any_ = 0, col_any_ = 0, rd_ok_ = 0, bus_free_ = 0;

@@ -8,6 +8,7 @@ Cache::Params MemoryPartition::Params::l2_defaults() {
   c.ways = 8;
   c.sets = 64;  // 64 KB = 64 sets x 8 ways x 128 B (paper 001 Table 1)
   c.hit_latency = 120;
+  c.lookup_latency = 120;  // a miss pays the whole ROP/L2 pipeline before it goes to DRAM (cache.h)
   c.write_policy = "write-back";
   c.sectored = true;
   return c;
@@ -57,6 +58,6 @@ uint64_t MemoryPartition::mc_stall_cycles() const {
   return pcu_ ? pcu_->mc_stall_cycles() : l2_.up_blocked_cycles();
 }
 
-bool MemoryPartition::idle() const { return l2_.idle() && dram_.occupancy() == 0 && (!pcu_ || pcu_->drained()); }
+bool MemoryPartition::idle() const { return l2_.idle() && dram_.pending() == 0 && (!pcu_ || pcu_->drained()); }
 
 }  // namespace gpusc

@@ -13,6 +13,19 @@
 // PCU's mc_stall_cycles: the same definition).
 // Defaults: paper 001 Table 1 (64 KB L2 per MC, min L2 latency 120 core cycles; the 8-way
 // associativity is paper 000 Table II's); DRAM per paper 000 Table II.
+//
+// Idle latency, no PCU, from the cycle the L2 latches a request to the cycle its reply leaves
+// on out() (core cycles at 1400 MHz; DRAM cycles at 924 MHz; memory_partition_tb checks each):
+//   L2 hit   hit_latency = 120
+//   L2 miss  lookup_latency (120) before the fetch leaves, then the DRAM channel's accept-to-reply
+//            latency 1 + fixed_latency + bank timing (row hit 149, closed bank 161, row conflict
+//            173 DRAM cycles, dram_channel.h), then the crossing back to the core clock, where
+//            the fill is latched and answered in one cycle: 345, 364 and 382 cycles in the
+//            testbench (the crossings shift them by a cycle with the clocks' phase).
+// So an idle miss costs a hit's 120 cycles plus at least 225 for the DRAM access, above the
+// 220-cycle minimum DRAM latency of paper 001 Table 1. This is GPGPU-Sim's structure, which
+// papers 000 and 001 used: rop_latency (120) before the L2 lookup for hits and misses, then
+// dram_latency in front of the DRAM scheduler, then the bank timing.
 #pragma once
 #include <cstdint>
 #include <memory>

@@ -3,7 +3,7 @@
 // protocol and configuration errors. (Random streams against a reference: cache_random_tb.cpp.)
 // Timing conventions used below (see cache.h): a request offered by the SM driver in cycle c is
 // latched and looked up in c + 1; a hit is sent up in c + 1 + hit_latency; a miss goes down in
-// c + 1. The memory model takes it in that cycle m and replies in m + M (M = its latency); the
+// c + 1 + lookup_latency (0 unless a case sets it). The memory model takes it in that cycle m and replies in m + M (M = its latency); the
 // cache latches the fill in m + M + 1 and answers the first merged request in that cycle.
 #include <catch2/catch.hpp>
 
@@ -68,6 +68,71 @@ TEST_CASE("Cache: hit latency is exact and hits are pipelined", "[cache][timing]
     CHECK(b->pool.in_use() == 0);
   }
   CHECK(invariant_failures().empty());
+}
+
+TEST_CASE("Cache: a miss pays lookup_latency before it goes down, a hit pays hit_latency", "[cache][timing]") {
+  Cache::Params p = l2_params();
+  p.sets = 8;
+  p.hit_latency = 7;
+  p.lookup_latency = 5;
+  p.miss_queue = 1;  // the lookup pipeline is not bounded by the miss queue
+  Bench b("b", p, /*mem_latency=*/10);
+  b.read(10, 0x000, 1);  // miss: looked up 11, down 11 + 5 = 16, reply 16 + 10 = 26, fill 27
+  b.read(50, 0x000, 2);  // hit: looked up 51, up 51 + 7 = 58
+  for (unsigned i = 0; i < 4; ++i) b.read(100 + i, 0x100 + 0x80 * i, 10 + i);  // 4 misses, down 106..109
+  b.run_to(13);
+  CHECK_FALSE(b.cache.idle());  // a miss in the lookup pipeline is work in flight
+  CHECK(b.mem.log().empty());
+  b.run_to(300);
+  const auto& m = b.mem.log();
+  REQUIRE(m.size() == 5);
+  CHECK(m[0].cycle == 16);
+  for (unsigned i = 0; i < 4; ++i) {
+    INFO("miss " << i);
+    CHECK(m[1 + i].cycle == 106 + i);
+    CHECK(m[1 + i].addr == 0x100 + 0x80 * i);
+  }
+  const auto& r = b.replies();
+  REQUIRE(r.size() == 6);
+  CHECK(r[0].ext.pc == 1);
+  CHECK(r[0].cycle == 27);  // 10 + 1 + lookup 5 + memory 10 + fill latch 1
+  CHECK(r[1].ext.pc == 2);
+  CHECK(r[1].cycle == 58);  // 50 + 1 + hit 7
+  for (unsigned i = 0; i < 4; ++i) CHECK(r[2 + i].cycle == 106 + i + 10 + 1);
+  CHECK(stat(b.cache, "reservation_fails") == 0);
+  CHECK(b.cache.idle());
+  CHECK(b.pool.in_use() == 0);
+  CHECK(invariant_failures().empty());
+}
+
+TEST_CASE("Cache: a write-through and an atomic pay lookup_latency, a write-back does not", "[cache][timing]") {
+  Cache::Params wt;  // L1: write-through
+  wt.hit_latency = 3;
+  wt.lookup_latency = 2;
+  Bench a("a", wt);
+  a.write(10, 0x40, 1);                      // down 11 + 2 = 13
+  a.req(20, MemKind::Atomic, 0x80, 2);       // down 21 + 2 = 23
+  Cache::Params wb = l2_params();            // 2 sets x 2 ways
+  wb.hit_latency = 6;
+  wb.lookup_latency = 4;
+  Bench b("b", wb, /*mem_latency=*/10, /*ack_writes=*/false);
+  b.write(10, 0x000, 1);   // write-allocate, dirty, ack 11 + 6 = 17
+  b.write(11, 0x100, 2);   // same set, second way
+  b.read(30, 0x200, 3);    // same set: miss, down 31 + 4 = 35; fill 46 evicts 0x000 (dirty)
+  a.run_to(100);
+  REQUIRE(a.mem.log().size() == 2);
+  CHECK(a.mem.log()[0].kind == MemKind::Write);
+  CHECK(a.mem.log()[0].cycle == 13);
+  CHECK(a.mem.log()[1].kind == MemKind::Atomic);
+  CHECK(a.mem.log()[1].cycle == 23);
+  const auto wbs = b.mem.of_kind(MemKind::Write);
+  const auto rds = b.mem.of_kind(MemKind::Read);
+  REQUIRE(rds.size() == 1);
+  CHECK(rds[0].cycle == 35);
+  REQUIRE(wbs.size() == 1);
+  CHECK(wbs[0].addr == 0x000);
+  CHECK(wbs[0].cycle == 46);  // queued by the fill latched in 35 + 10 + 1, sent at once
+  CHECK(b.replies().at(0).cycle == 17);
 }
 
 TEST_CASE("Cache: LRU picks the least recently used way of the set", "[cache][lru]") {
@@ -630,6 +695,8 @@ TEST_CASE("Cache: bad configurations are errors naming the parameter", "[cache][
                       Contains("c5") && Contains("line_bytes = 96"));
   REQUIRE_THROWS_WITH(bad("c6", [](Cache::Params& p) { p.write_policy = "write-around"; }),
                       Contains("c6.write_policy"));
+  REQUIRE_THROWS_WITH(bad("c8", [](Cache::Params& p) { p.hit_latency = 2; p.lookup_latency = 3; }),
+                      Contains("c8") && Contains("lookup_latency = 3") && Contains("hit_latency = 2"));
   // Line 16 B without sectors is fine: one valid bit per line.
   Cache::Params ok;
   ok.line_bytes = 16;

@@ -1,12 +1,15 @@
 // DramChannel tests: exact idle latencies (closed bank, row hit, row conflict), each timing
 // constraint on its own (tCCD, tCCDL, tRRD, tRAS, tRC, tCDLR, tWR, data bus), FR-FCFS vs FCFS
-// order, back-pressure from a full queue and from a stalled L2, a 10^4-request random run with
+// order, back-pressure from a full queue and from a stalled L2, the fixed latency in front of the
+// scheduler (idle latencies, throughput, back-pressure), a 10^4-request random run with
 // conservation and stats invariants, bad configurations and malformed requests.
 // Expected cycles are derived in the comments from the documented model (dram_channel.h):
-// a request offered in cycle a is latched in a + 1; a read's reply is sent in the cycle after
+// a request offered in cycle a is latched in a + 1 and, with fixed_latency F (0 in the bank
+// timing cases), reaches the scheduler in a + 1 + F; a read's reply is sent in the cycle after
 // its last data beat, RD + tCL + burst_cycles; a write's data ends at WR + tWL + burst_cycles.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <map>
 #include <random>
 
@@ -75,8 +78,16 @@ struct DramBench : sc_core::sc_module {
 
 void run_until(const ClockDomain& clk, uint64_t cycle) { sc_core::sc_start(clk.time_of(cycle) - sc_core::sc_time_stamp()); }
 
-P fast_bus() {  // one data cycle per line, so command timing shows in the reply times
+// Bank timing alone (fixed_latency = 0): most cases check the command constraints; the fixed
+// latency in front of the scheduler has cases of its own.
+P bank_only() {
   P p;
+  p.fixed_latency = 0;
+  return p;
+}
+
+P fast_bus() {  // one data cycle per line, so command timing shows in the reply times
+  P p = bank_only();
   p.burst_cycles = 1;
   return p;
 }
@@ -84,7 +95,7 @@ P fast_bus() {  // one data cycle per line, so command timing shows in the reply
 }  // namespace
 
 TEST_CASE("DRAM: address decoding follows the documented bit order", "[dram][map]") {
-  DramBench b("b", P{});
+  DramBench b("b", bank_only());
   const auto check = [&](uint64_t a, unsigned bank, uint64_t row, unsigned col) {
     INFO("address 0x" << std::hex << a);
     const auto c = b.dram.decode(a);
@@ -115,7 +126,7 @@ TEST_CASE("DRAM: address decoding follows the documented bit order", "[dram][map
 
 TEST_CASE("DRAM: read to a closed bank takes 1 + tRCD + tCL + burst and the channel sleeps between commands",
           "[dram][timing]") {
-  DramBench b("b", P{});
+  DramBench b("b", bank_only());
   b.read(10, 0, 0, 0, 1);
   run_until(b.clk, 100);
   // Latched 11: ACT 11, RD 11 + tRCD = 23, data 35..42, reply 43 = 10 + 1 + 12 + 12 + 8.
@@ -144,7 +155,7 @@ TEST_CASE("DRAM: read to a closed bank takes 1 + tRCD + tCL + burst and the chan
 }
 
 TEST_CASE("DRAM: row hits take 1 + tCL + burst and back to back they are one burst apart", "[dram][timing]") {
-  DramBench b("b", P{});
+  DramBench b("b", bank_only());
   b.read(10, 0, 0, 0, 1);
   b.read(11, 0, 0, 1, 2);
   b.read(100, 0, 0, 2, 3);
@@ -184,9 +195,9 @@ TEST_CASE("DRAM: column commands are tCCD apart, tCCDL within one bank group", "
 }
 
 TEST_CASE("DRAM: row conflict takes 1 + tRP + tRCD + tCL + burst, after tRAS and tRC", "[dram][timing]") {
-  P slow_rc;
+  P slow_rc = bank_only();
   slow_rc.tRC = 60;
-  DramBench b("b", P{}), c("c", slow_rc);
+  DramBench b("b", bank_only()), c("c", slow_rc);
   for (DramBench* x : {&b, &c}) {
     x->read(10, 0, 0, 0, 1);
     x->read(11, 0, 1, 0, 2);
@@ -209,6 +220,77 @@ TEST_CASE("DRAM: row conflict takes 1 + tRP + tRCD + tCL + burst, after tRAS and
   CHECK(c.reply(3) == 345);  // ACT 313 >= 71 + 60: tRC no longer binds
 }
 
+TEST_CASE("DRAM: the fixed latency adds fixed_latency to the idle closed-bank, row-hit and conflict latencies",
+          "[dram][timing][fixed]") {
+  const P p;  // defaults: fixed_latency 132, burst_cycles 8
+  REQUIRE(p.fixed_latency == 132);
+  DramBench b("b", p), z("z", bank_only());
+  for (DramBench* x : {&b, &z}) {
+    x->read(10, 0, 0, 0, 1);   // closed bank
+    x->read(400, 0, 0, 1, 2);  // row 0 open: row hit
+    x->read(800, 0, 1, 0, 3);  // row 1: conflict
+  }
+  run_until(b.clk, 1200);
+  // Latched a + 1, scheduler from a + 1 + 132, then the bank timing of the cases above.
+  CHECK(b.reply(1) == 10 + 1 + 132 + 12 + 12 + 8);        // 175
+  CHECK(b.reply(2) == 400 + 1 + 132 + 12 + 8);            // 553
+  CHECK(b.reply(3) == 800 + 1 + 132 + 12 + 12 + 12 + 8);  // 977
+  CHECK(b.stat("row_misses") == 1);
+  CHECK(b.stat("row_hits") == 1);
+  CHECK(b.stat("row_conflicts") == 1);
+  CHECK(b.stat("read_latency") == Approx((165.0 + 153 + 177) / 3));
+  // The pipeline costs no ticks: the channel sleeps until a request leaves it, so the run
+  // takes as many ticks as the same reads without the fixed latency.
+  CHECK(b.clk.dispatched_ticks() == z.clk.dispatched_ticks());
+  CHECK(z.reply(3) == 800 + 1 + 12 + 12 + 12 + 8);
+  CHECK(b.dram.pending() == 0);
+  CHECK(b.pool.in_use() == 0);
+}
+
+TEST_CASE("DRAM: the fixed-latency pipeline does not hold queue entries, so it does not cut throughput",
+          "[dram][timing][fixed]") {
+  const P p;  // queue 16: 16 requests per 153-cycle row hit would be one per 9.6 cycles, not 8
+  DramBench b("b", p, /*target_depth=*/128);
+  for (unsigned g = 0; g < 4; ++g) b.read(10, 4 * g, 0, 0, 100 + g);  // open row 0 of banks 0, 4, 8, 12
+  for (unsigned i = 0; i < 64; ++i) b.read(500, 4 * (i % 4), 0, i / 4, i);  // 64 row hits, back to back
+  run_until(b.clk, 2000);
+  // Offered 500.. as fast as taken (one per cycle): the first answers at 500 + 1 + 132 + 12 + 8,
+  // the rest one burst (8 data-bus cycles) apart.
+  for (unsigned i = 0; i < 64; ++i) {
+    INFO("read " << i);
+    CHECK(b.src.sent()[4 + i].accepted == 500 + i);
+    CHECK(b.reply(i) == 653 + 8 * i);
+  }
+  CHECK(b.stat("queue_full") == 0);
+  CHECK(b.stat("row_hits") == 64);
+}
+
+TEST_CASE("DRAM: a full queue stalls the fixed-latency pipeline, a full pipeline withholds acceptance",
+          "[dram][backpressure][fixed]") {
+  P p = bank_only();
+  p.fixed_latency = 4;
+  p.queue = 1;
+  DramBench b("b", p, /*target_depth=*/1);
+  b.dst.stall_until(300);
+  for (unsigned i = 0; i < 10; ++i) b.read(10, 0, 0, i, i);
+  run_until(b.clk, 299);
+  // Reply 0 sits in the L2's one-entry queue, reply 1 is handed over but withheld, request 2
+  // holds the one queue entry (its reply cannot leave), 3..6 fill the four pipeline stages,
+  // 7 is offered and withheld, 8 and 9 not yet offered.
+  CHECK(b.dst.occupancy() == 1);
+  CHECK(b.dram.out.busy());
+  CHECK(b.dram.occupancy() == 1);
+  CHECK(b.dram.pending() == 5);
+  const auto& s = b.src.sent();
+  REQUIRE(s.size() == 8);
+  CHECK(s[7].accepted == UINT64_MAX);
+  run_until(b.clk, 600);
+  REQUIRE(b.dst.arrivals().size() == 10);
+  for (unsigned i = 0; i < 10; ++i) CHECK(b.dst.arrivals()[i].ext.pc == i);
+  CHECK(b.dram.pending() == 0);
+  CHECK(b.pool.in_use() == 0);
+}
+
 TEST_CASE("DRAM: activates to different banks are tRRD apart", "[dram][timing]") {
   P p = fast_bus();
   p.tRRD = 7;
@@ -226,7 +308,7 @@ TEST_CASE("DRAM: activates to different banks are tRRD apart", "[dram][timing]")
 }
 
 TEST_CASE("DRAM: FR-FCFS serves a younger row hit before an older row conflict", "[dram][sched]") {
-  DramBench b("b", P{});
+  DramBench b("b", bank_only());
   b.read(10, 0, 1, 0, 1);   // opens row 1: ACT 11, RD 23, reply 43
   b.read(100, 0, 1, 1, 2);  // A, row hit: RD 101, reply 121
   b.read(101, 0, 2, 0, 3);  // B, conflict: PRE >= max(11 + tRAS, 101 + burst) = 109
@@ -246,7 +328,7 @@ TEST_CASE("DRAM: FR-FCFS serves a younger row hit before an older row conflict",
 }
 
 TEST_CASE("DRAM: FCFS serves the same queue in arrival order", "[dram][sched]") {
-  P p;
+  P p = bank_only();
   p.scheduler = "fcfs";
   DramBench b("b", p);
   b.read(10, 0, 1, 0, 1);
@@ -268,7 +350,7 @@ TEST_CASE("DRAM: FCFS serves the same queue in arrival order", "[dram][sched]") 
 
 TEST_CASE("DRAM: a write delays reads by tCDLR and its bank's precharge by tWR and gets no reply",
           "[dram][timing][write]") {
-  DramBench b("b", P{}), c("c", P{});
+  DramBench b("b", bank_only()), c("c", bank_only());
   // b: W to bank 0, R to bank 4 (both closed). W: ACT 11, WR 23, data 27..34, done 35.
   // R: ACT 17 (tRRD), RD >= max(17 + tRCD = 29, 35 + tCDLR = 40) = 40, reply 60.
   b.write(10, 0, 0, 0, 1);
@@ -293,7 +375,7 @@ TEST_CASE("DRAM: a write delays reads by tCDLR and its bank's precharge by tWR a
 
 TEST_CASE("DRAM: a full queue withholds acceptance and the initiator waits without loss",
           "[dram][backpressure]") {
-  P p;
+  P p = bank_only();
   p.queue = 2;
   DramBench b("b", p);
   for (unsigned i = 0; i < 6; ++i) b.read(10, 0, 0, i, i);  // offered as fast as taken
@@ -321,7 +403,7 @@ TEST_CASE("DRAM: a full queue withholds acceptance and the initiator waits witho
 }
 
 TEST_CASE("DRAM: a stalled L2 fills the channel, which then back-pressures its source", "[dram][backpressure]") {
-  P p;
+  P p = bank_only();
   p.queue = 4;
   DramBench b("b", p, /*target_depth=*/1);
   b.dst.stall_until(300);
@@ -348,9 +430,9 @@ TEST_CASE("DRAM: a stalled L2 fills the channel, which then back-pressures its s
 
 TEST_CASE("DRAM: 10^4 random requests, every read answered once, writes released, stats add up",
           "[dram][random]") {
-  P fcfs;
+  P fcfs = bank_only();
   fcfs.scheduler = "fcfs";
-  DramBench fr("fr", P{}), fc("fc", fcfs);
+  DramBench fr("fr", bank_only()), fc("fc", fcfs), fx("fx", P{});  // fx: with the fixed latency
   const unsigned N = 10000;
   std::mt19937_64 rng(7);
   std::vector<bool> is_write(N);
@@ -363,12 +445,12 @@ TEST_CASE("DRAM: 10^4 random requests, every read answered once, writes released
     const unsigned bank = static_cast<unsigned>(rng() % 16), col = static_cast<unsigned>(rng() % 16);
     const uint64_t row = rng() % 4;
     bank_of[i] = bank;
-    for (DramBench* x : {&fr, &fc}) x->req(t, is_write[i], addr(x->p, bank, row, col), i);
+    for (DramBench* x : {&fr, &fc, &fx}) x->req(t, is_write[i], addr(x->p, bank, row, col), i);
   }
   run_until(fr.clk, 2'000'000);
   const json st = collect_stats();
   CHECK(st["invariant_failures"].empty());
-  for (DramBench* x : {&fr, &fc}) {
+  for (DramBench* x : {&fr, &fc, &fx}) {
     INFO(x->name());
     CHECK(x->src.queued() == 0);
     REQUIRE(x->src.sent().size() == N);
@@ -382,12 +464,13 @@ TEST_CASE("DRAM: 10^4 random requests, every read answered once, writes released
     for (unsigned i = 0; i < N; ++i) bad += seen[i] != (is_write[i] ? 0u : 1u);
     CHECK(bad == 0);
     CHECK(x->dst.arrivals().size() == N - n_writes);
-    // Each read's latency is at least an idle row hit: 1 + tCL + burst = 21.
+    // Each read's latency is at least an idle row hit: 1 + fixed_latency + tCL + burst.
     unsigned too_fast = 0;
-    for (const auto& a : x->dst.arrivals()) too_fast += a.cycle < x->src.sent()[a.ext.pc].accepted + 21;
+    const uint64_t row_hit = 1 + x->p.fixed_latency + 12 + 8;
+    for (const auto& a : x->dst.arrivals()) too_fast += a.cycle < x->src.sent()[a.ext.pc].accepted + row_hit;
     CHECK(too_fast == 0);
     CHECK(x->pool.in_use() == 0);
-    CHECK(x->dram.occupancy() == 0);
+    CHECK(x->dram.pending() == 0);
     const double reads = x->stat("reads"), writes = x->stat("writes");
     CHECK(reads == N - n_writes);
     CHECK(writes == n_writes);
@@ -409,10 +492,19 @@ TEST_CASE("DRAM: 10^4 random requests, every read answered once, writes released
   CHECK(out_of_order == 0);
   // The point of FR-FCFS: more row hits than FCFS on the same stream.
   CHECK(fr.stat("row_hits") > fc.stat("row_hits"));
+  // The fixed latency delays the stream but does not slow it: the data bus is the bottleneck
+  // (8 cycles per line) with or without the 132-cycle pipeline.
+  const auto last_reply = [](const DramBench& x) {
+    uint64_t c = 0;
+    for (const auto& a : x.dst.arrivals()) c = std::max(c, a.cycle);
+    return c;
+  };
+  INFO("last reply: fr " << last_reply(fr) << ", fx " << last_reply(fx));
+  CHECK(last_reply(fx) <= last_reply(fr) + fx.p.fixed_latency + 64);
 }
 
 TEST_CASE("DRAM: b_transport answers a read at once without timing or stats", "[dram][functional]") {
-  DramBench b("b", P{});
+  DramBench b("b", bank_only());
   PayloadPool pool;
   auto& gp = pool.acquire();
   MemExt& e = *gp.get_extension<MemExt>();
@@ -434,13 +526,13 @@ TEST_CASE("DRAM: b_transport answers a read at once without timing or stats", "[
 }
 
 TEST_CASE("DRAM: an atomic request is a clear error", "[dram][bad]") {
-  DramBench b("b", P{});
+  DramBench b("b", bank_only());
   b.src.at(5, [](tlm::tlm_generic_payload&, MemExt& e) { e.kind = MemKind::Atomic; });
   REQUIRE_THROWS_WITH(run_until(b.clk, 20), Catch::Contains("takes Read and Write (write-back) requests only"));
 }
 
 TEST_CASE("DRAM: a request larger than a line is a clear error", "[dram][bad]") {
-  DramBench b("b", P{});
+  DramBench b("b", bank_only());
   b.src.at(5, [](tlm::tlm_generic_payload& gp, MemExt&) { gp.set_data_length(256); });
   REQUIRE_THROWS_WITH(run_until(b.clk, 20), Catch::Contains("exceeds one line (line_bytes = 128)"));
 }

@@ -124,6 +124,30 @@ TEST_CASE("mesh_gpu: bytes on links are flits x flit width (transpose, hand-deri
 
 // ---- configuration errors -------------------------------------------------------------------
 
+TEST_CASE("mesh_gpu: a read that misses the L2 spends at least the L2 latency plus the DRAM minimum in its MC",
+          "[mesh_gpu][latency]") {
+  GpuBench b(small_params("ics8x8"), "transpose", kTranspose);
+  REQUIRE(b.run());
+  require_drained_and_answered_once(b);
+  // Transpose reads every input line once, so every L2 read is a cold miss with its own fetch.
+  REQUIRE(b.sum_over_mcs(".l2.read_hits") == 0);
+  REQUIRE(b.sum_over_mcs(".l2.mshr_merges") == 0);
+  REQUIRE(b.sum_over_mcs(".l2.read_misses") == 128);
+  const sc_core::sc_time core = sc_core::sc_time(1e6 / b.gpu.params().core_mhz, sc_core::SC_PS);
+  double fastest = 1e18;
+  unsigned n = 0;
+  for (const InjectedMsg& m : b.log.injected())
+    if (m.is_reply && m.kind == MemKind::Read) {
+      fastest = std::min(fastest, m.in_memory / core);
+      ++n;
+    }
+  REQUIRE(n == 128);
+  // Paper 001 Table 1: minimum L2 latency 120 and minimum DRAM latency 220 core cycles; the
+  // fastest of these misses (an idle row hit would be 1 + 345, memory_partition_tb) pays both.
+  INFO("fastest L2 miss in its MC: " << fastest << " core cycles");
+  CHECK(fastest >= 120 + 220);
+}
+
 TEST_CASE("mesh_gpu: a mesh whose node count is not sms + mcs is an error", "[mesh_gpu][config]") {
   MeshGpu::Params p = small_params("ics8x8");
   p.sms = 11;
