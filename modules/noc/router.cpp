@@ -332,6 +332,51 @@ void Router::allocate_vcs(uint64_t cycle) {
     grant_vc(q, *b, v, cycle);
     return;
   }
+  unsigned seen = 0;
+  if (nin <= 64) {
+    // Bit sets over output-VC indices (port * vcs + vc) and input-VC indices, both < 64:
+    // asked[o] = input VCs asking for output VC o, granted[i] = output VCs that granted input VC i.
+    uint64_t asked[64], granted[64];
+    uint64_t outs = 0, ins = 0;  // which entries of asked / granted are valid this cycle
+    for (uint64_t a = va_set_.w[0]; a; a &= a - 1) {
+      const unsigned idx = static_cast<unsigned>(__builtin_ctzll(a));
+      const InVc& q = vc(idx);
+      for (unsigned i = 0; i < q.nbr; ++i) {
+        const Branch& b = q.br()[i];
+        if (!va_request(b, cycle, seen)) continue;
+        const uint64_t o_bits = (b.vc_mask & ~busy_[b.port]) << (b.port * vcs_);
+        for (uint64_t m = o_bits; m; m &= m - 1) {
+          const unsigned o = static_cast<unsigned>(__builtin_ctzll(m));
+          asked[o] = (outs >> o & 1 ? asked[o] : 0) | uint64_t{1} << idx;
+        }
+        outs |= o_bits;
+        ins |= uint64_t{1} << idx;
+        granted[idx] = 0;
+      }
+    }
+    for (uint64_t m = outs; m; m &= m - 1) {  // grant
+      const unsigned o = static_cast<unsigned>(__builtin_ctzll(m)), ptr = va_gptr_[o];
+      const uint64_t above = asked[o] & (~uint64_t{0} << ptr);
+      granted[__builtin_ctzll(above ? above : asked[o])] |= uint64_t{1} << o;
+    }
+    for (; ins; ins &= ins - 1) {  // accept, per branch (its port's part of the grants)
+      const unsigned idx = static_cast<unsigned>(__builtin_ctzll(ins));
+      InVc& q = vc(idx);
+      for (unsigned i = 0; i < q.nbr; ++i) {
+        Branch& b = q.br()[i];
+        if (b.out_vc >= 0 || b.ready > cycle) continue;
+        const uint64_t g = granted[idx] >> (b.port * vcs_) & (~uint64_t{0} >> (64 - vcs_));
+        if (!g) {
+          if (b.vc_mask & ~busy_[b.port]) ++va_stalls_;  // asked and lost (no free VC: counted)
+          continue;
+        }
+        const unsigned v = va_accept(idx, b.port, g);
+        va_pointers(idx, b.port, v);
+        grant_vc(q, b, v, cycle);
+      }
+    }
+    return;
+  }
   // Requests in (input VC, branch) order, the first 64 considered, as ever.
   struct Req {
     Branch* b;
@@ -340,7 +385,7 @@ void Router::allocate_vcs(uint64_t cycle) {
     uint64_t granted;  // those that granted it
   };
   Req reqs[64];
-  unsigned n = 0, seen = 0;
+  unsigned n = 0;
   va_set_.each([&](unsigned idx) {
     InVc& q = vc(idx);
     for (unsigned i = 0; i < q.nbr; ++i) {
