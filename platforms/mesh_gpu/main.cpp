@@ -9,6 +9,7 @@
 
 #include <systemc>
 
+#include "common/command_line.h"
 #include "common/stats.h"
 #include "common/trace.h"
 #include "platforms/mesh_gpu/mesh_gpu.h"
@@ -16,6 +17,8 @@
 #include "workload/workload_factory.h"
 
 namespace {
+
+[[maybe_unused]] const bool kNoBanner = gpusc::cli::no_systemc_banner();  // before sc_main
 
 const char* kUsage = R"(usage: mesh_gpu [options]
   --preset NAME[+OVERLAY...]  base configuration and overlays, merged in order (ics8x8);
@@ -121,6 +124,7 @@ void print_summary(const gpusc::json& s) {
 
 int sc_main(int argc, char** argv) {
   using namespace gpusc;
+  cli::plain_reports("mesh_gpu");
   const Options o = parse(argc, argv);
   try {
     json cfg = mesh_gpu::preset(o.preset);
@@ -167,7 +171,7 @@ int sc_main(int argc, char** argv) {
     }
     return finished ? 0 : 3;
   } catch (const sc_core::sc_report& e) {
-    std::cerr << "mesh_gpu: " << e.what() << "\n";
+    std::cerr << "mesh_gpu: error: " << cli::sentence(e) << "\n";
     return 1;
   }
 }
