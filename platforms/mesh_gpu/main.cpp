@@ -63,14 +63,7 @@ Options parse(int argc, char** argv) {
     const std::string a = argv[i];
     if (a == "--help" || a == "-h") { std::cout << kUsage; std::exit(0); }
     if (a == "--quiet") { o.quiet = true; continue; }
-    if (a == "--list") {
-      std::cout << "presets and overlays:";
-      for (const auto& n : gpusc::mesh_gpu::preset_names()) std::cout << " " << n;
-      std::cout << "\nworkloads:";
-      for (const auto& n : gpusc::workload_names()) std::cout << " " << n;
-      std::cout << "\n";
-      std::exit(0);
-    }
+    if (a == "--list") { std::cout << gpusc::mesh_gpu::listing(); std::exit(0); }
     if (i + 1 >= argc) usage_error("unknown option '" + a + "', or it needs a value");
     const std::string v = argv[++i];
     if (a == "--preset") o.preset = v;
