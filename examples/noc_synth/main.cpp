@@ -11,12 +11,15 @@
 #include <systemc>
 
 #include "common/clock_domain.h"
+#include "common/command_line.h"
 #include "common/payload_pool.h"
 #include "common/stats.h"
 #include "noc/network.h"
 #include "noc/traffic_terminal.h"
 
 namespace {
+
+[[maybe_unused]] const bool kNoBanner = gpusc::cli::no_systemc_banner();  // before sc_main
 
 const char* kUsage = R"(usage: noc_synth [options]
   --topology mesh|ring|crossbar   network topology (mesh)
@@ -87,6 +90,7 @@ Options parse(int argc, char** argv) {
 
 int sc_main(int argc, char** argv) {
   using namespace gpusc;
+  cli::plain_reports("noc_synth");
   const Options o = parse(argc, argv);
   try {
     noc::Network::Params np;
@@ -186,7 +190,7 @@ int sc_main(int argc, char** argv) {
     }
     if (!o.v.at("json").empty()) write_json_file(o.v.at("json"), r);
   } catch (const sc_core::sc_report& e) {
-    std::cerr << "noc_synth: " << e.what() << "\n";
+    std::cerr << "noc_synth: error: " << cli::sentence(e) << "\n";
     return 1;
   }
   return 0;

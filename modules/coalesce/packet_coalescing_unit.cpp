@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <string>
+#include <utility>
 
 #include "common/mem_ext.h"
 #include "common/report.h"
@@ -139,6 +140,8 @@ void PacketCoalescingUnit::merge(uint64_t cycle) {
     } else {
       e.dests = r.dests;
     }
+    e.grouped = std::move(r.grouped);  // each grouped requester's own timestamps
+    r.grouped.clear();
     r.valid = false;
     r.dests.clear();
     free_.push_back(static_cast<unsigned>(i));
@@ -196,13 +199,14 @@ void PacketCoalescingUnit::stage1(uint64_t cycle) {
       error(name(), "SM node ", e.src, " sent a second read for address ", hex(gp.get_address()),
             " while its first is still grouped in RGR ", hit, "; the L1's MSHRs should have merged it");
     r.dests.add(e.src);
+    r.grouped.push_back({e.src, e.t_issue, e.t_req_inject, e.t_mem_accept});
     ++grouped_;
     gp.release();
     return;
   }
   const unsigned i = free_.back();  // accept_request() saw a free RGR and only stage 1 takes them
   free_.pop_back();
-  rgr_[i] = Rgr{true, block, DestSet::single(e.src), &gp};
+  rgr_[i] = Rgr{true, block, DestSet::single(e.src), &gp, {}};
   ring_[head_] = i;
   head_ = (head_ + 1) % static_cast<unsigned>(ring_.size());
   ++allocs_;

@@ -34,7 +34,9 @@
 //   * round-robin priority starts with reads and passes the kind just granted;
 //   * grouping is by block (address / line_bytes); a read reply carries the whole block, so
 //     every grouped requester gets it whatever its sector mask; the reply keeps the first
-//     requester's fields (warp, pc, masks): L1s match fills by address (docs/gpu-model.md);
+//     requester's fields (warp, pc, masks): L1s match fills by address (docs/gpu-model.md).
+//     Its timestamps too, but every grouped requester's own issue timestamps (t_issue,
+//     t_req_inject, t_mem_accept) travel in MemExt::grouped, so latencies are per requester;
 //   * protocol errors: a second read from one node to a block it already waits for (the L1's
 //     MSHRs merge those, §3.2), a read reply with no valid RGR or before its request was sent,
 //     a write/atomic reply with none outstanding, a read from a node >= max_nodes;
@@ -53,6 +55,7 @@
 
 #include "common/clock_domain.h"
 #include "common/dest_set.h"
+#include "common/mem_ext.h"
 #include "common/msg_port.h"
 #include "common/params.h"
 #include "common/stats.h"
@@ -102,6 +105,7 @@ class PacketCoalescingUnit : public sc_core::sc_module, private Tickable {
     uint64_t block = 0;
     DestSet dests;                             // destination bits
     tlm::tlm_generic_payload* req = nullptr;   // the allocating read until stage 2 sends it
+    std::vector<RequestStamps> grouped;        // timestamps of the reads grouped into it
   };
   struct Latch {
     tlm::tlm_generic_payload* gp = nullptr;

@@ -16,6 +16,12 @@ const char* to_string(MemKind k) {
   return "?";
 }
 
+RequestStamps MemExt::stamps_of(uint32_t node) const {
+  for (const RequestStamps& s : grouped)
+    if (s.node == node) return s;
+  return {src, t_issue, t_req_inject, t_mem_accept};
+}
+
 MemExt& mem_ext(tlm::tlm_generic_payload& gp, const char* who) {
   MemExt* e = nullptr;
   gp.get_extension(e);

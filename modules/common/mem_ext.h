@@ -5,6 +5,8 @@
 // (word_mask bits 0..31); smaller lines use the low bits (paper 002 §3.1, paper 004 §4.1.1).
 #pragma once
 #include <cstdint>
+#include <vector>
+
 #include <systemc>
 #include <tlm>
 
@@ -14,6 +16,12 @@ namespace gpusc {
 
 enum class MemKind : uint8_t { Read, Write, Atomic, Probe, Nack, ProbeReply };
 const char* to_string(MemKind k);
+
+// The timestamps of one request up to the memory partition, and the node that sent it.
+struct RequestStamps {
+  uint32_t node = 0;
+  sc_core::sc_time t_issue, t_req_inject, t_mem_accept;
+};
 
 struct MemExt : tlm::tlm_extension<MemExt> {
   MemKind kind = MemKind::Read;
@@ -33,6 +41,13 @@ struct MemExt : tlm::tlm_extension<MemExt> {
   bool probe_leader = false;
   // Timestamps (simulation time) for latency split: request / memory / reply.
   sc_core::sc_time t_issue, t_req_inject, t_mem_accept, t_reply_inject, t_done;
+  // A reply merged for several requesters (PacketCoalescingUnit): the stamps of each requester
+  // whose read was grouped into it; the fields above stay those of the read that became the
+  // reply (src). Empty otherwise.
+  std::vector<RequestStamps> grouped;
+
+  // The stamps of the request `node` sent: its entry in `grouped`, else this payload's own.
+  RequestStamps stamps_of(uint32_t node) const;
 
   void clear() { *this = MemExt{}; }
   tlm::tlm_extension_base* clone() const override { return new MemExt(*this); }

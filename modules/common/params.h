@@ -14,7 +14,8 @@
 //   };
 //
 // Config key = member name. Supported field types: bool, integers, double, std::string,
-// std::vector of those, and nested sections (a struct with its own describe(): keys a.b.c).
+// std::vector of those, and nested sections (a struct with its own describe(): keys a.b.c); a
+// section's defaults are those the enclosing struct gives it, which may differ from its type's.
 #pragma once
 #include <cstdint>
 #include <limits>
@@ -43,10 +44,14 @@ struct FieldInfo {
 #define GPUSC_PARAM_R(m, lo, hi, doc) f(&S::m, ::gpusc::FieldInfo{#m, doc, true, double(lo), double(hi)})
 #define GPUSC_PARAM_C(m, choices, doc) f(&S::m, ::gpusc::FieldInfo{#m, doc, false, 0, 0, choices})
 
-template <class P> P params_from_json(const json& j, const std::string& where);
+// Loading: `base` (P{} when not given) with the keys of `j` overridden. A section `j` names keeps
+// the fields it does not name as they are in `base`, i.e. the enclosing struct's defaults (a
+// platform's L2 keeps its own hit latency, not Cache::Params{}'s), so one key changes one key.
+template <class P> P params_from_json(const json& j, const std::string& where, const P& base);
+template <class P> P params_from_json(const json& j, const std::string& where);  // base: P{}
 template <class P> json params_to_json(const P& p);
 template <class P> void validate(const P& p, const std::string& where);
-template <class P> json params_doc();
+template <class P> json params_doc(const P& defaults = P{});
 
 namespace detail {
 // A nested section: a field whose type has its own describe().
@@ -143,11 +148,12 @@ template <class P> void validate(const P& p, const std::string& where) {
   });
 }
 
-// Defaults overridden by the keys of object `j`. Unknown key, wrong type, value out of range:
-// SC_REPORT_ERROR naming `where.key` and the known keys / allowed values.
-template <class P> P params_from_json(const json& j, const std::string& where) {
-  P p{};
-  if (j.is_null()) { validate(p, where); return p; }
+namespace detail {
+// Overrides, in place, the fields of p that object j names; a nested section is overridden in
+// place too, so the fields it does not name keep the values they had (the enclosing struct's
+// defaults, not the section type's). Unknown key, wrong type: SC_REPORT_ERROR naming the key.
+template <class P> void override_fields(P& p, const json& j, const std::string& where) {
+  if (j.is_null()) return;
   if (!j.is_object())
     error("gpusc.params", "configuration '", where.empty() ? "<top>" : where, "' must be a JSON object, got ", j.dump());
   std::vector<std::string> known;
@@ -158,16 +164,32 @@ template <class P> P params_from_json(const json& j, const std::string& where) {
       if (found || it.key() != fi.name) return;
       found = true;
       using T = std::decay_t<decltype(p.*member)>;
-      if constexpr (detail::is_section_t<T>) {
-        p.*member = params_from_json<T>(it.value(), detail::join_key(where, fi.name));
-      } else if (!detail::convert(it.value(), p.*member))
-        error("gpusc.params", "parameter '", detail::join_key(where, fi.name), "' must be a ",
-              detail::type_name<T>(), ", got ", it.value().dump());
+      if constexpr (is_section_t<T>) {
+        override_fields(p.*member, it.value(), join_key(where, fi.name));
+      } else if (!convert(it.value(), p.*member))
+        error("gpusc.params", "parameter '", join_key(where, fi.name), "' must be a ", type_name<T>(), ", got ",
+              it.value().dump());
     });
     if (!found)
-      error("gpusc.params", "unknown parameter '", detail::join_key(where, it.key().c_str()), "'; ",
-            detail::known_keys_sentence(known));
+      error("gpusc.params", "unknown parameter '", join_key(where, it.key().c_str()), "'; ",
+            known_keys_sentence(known));
   }
+}
+}  // namespace detail
+
+// `base` (P's defaults without it) overridden by the keys of object `j` (null: none); a nested
+// section starts from base's value of that member, recursively. Unknown key, wrong type, value
+// out of range: SC_REPORT_ERROR naming `where.key` and the known keys / allowed values.
+template <class P> P params_from_json(const json& j, const std::string& where, const P& base) {
+  P p = base;
+  detail::override_fields(p, j, where);
+  validate(p, where);
+  return p;
+}
+
+template <class P> P params_from_json(const json& j, const std::string& where) {
+  P p{};
+  detail::override_fields(p, j, where);
   validate(p, where);
   return p;
 }
@@ -184,13 +206,13 @@ template <class P> json params_to_json(const P& p) {
 }
 
 // Per-field documentation: [{name, type, default, doc, range|choices}], for docs and --help.
-template <class P> json params_doc() {
+// A nested section documents the defaults it has inside `defaults`, not its type's own.
+template <class P> json params_doc(const P& d) {
   json rows = json::array();
-  const P d{};
   P::describe([&](auto member, const FieldInfo& fi) {
     using T = std::decay_t<decltype(d.*member)>;
     json r = {{"name", fi.name}, {"type", detail::type_name<T>()}, {"doc", fi.doc}};
-    if constexpr (detail::is_section_t<T>) r["fields"] = params_doc<T>();
+    if constexpr (detail::is_section_t<T>) r["fields"] = params_doc<T>(d.*member);
     else r["default"] = d.*member;
     if (fi.has_range) r["range"] = {fi.lo, fi.hi};
     if (fi.choices) r["choices"] = fi.choices;

@@ -17,7 +17,7 @@ TraceWriter::TraceWriter(const std::string& path) : out_(path) {
   if (!out_) error("gpusc.trace", "cannot write trace file '", path, "': check that the folder exists and is writable");
   // ts is in us: 6 fixed decimals keep 1 ps (the default 6 significant digits lose ps past 1 us).
   out_ << std::fixed << std::setprecision(6);
-  out_ << "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n";
+  out_ << "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[";
   open_ = true;
 }
 
@@ -25,16 +25,22 @@ TraceWriter::~TraceWriter() { close(); }
 
 void TraceWriter::close() {
   if (!open_) return;
-  out_ << "{}]}\n";  // the empty object lets every event end with a comma
+  out_ << "\n]}\n";
   out_.close();
   open_ = false;
+}
+
+const char* TraceWriter::separator() {
+  const bool first = !written_;
+  written_ = true;
+  return first ? "\n" : ",\n";  // between array elements only: no trailing comma, no placeholder
 }
 
 unsigned TraceWriter::track_id(const std::string& track) {
   auto [it, fresh] = tracks_.emplace(track, static_cast<unsigned>(tracks_.size() + 1));
   if (fresh && open_)
-    out_ << "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":1,\"tid\":" << it->second
-         << ",\"args\":{\"name\":" << quoted(track) << "}},\n";
+    out_ << separator() << "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":1,\"tid\":" << it->second
+         << ",\"args\":{\"name\":" << quoted(track) << "}}";
   return it->second;
 }
 
@@ -42,8 +48,8 @@ void TraceWriter::event(char ph, const std::string& track, const char* what, uin
   if (!open_) return;
   const unsigned tid = track_id(track);
   // ts in microseconds; ps resolution kept as a fraction
-  out_ << "{\"ph\":\"" << ph << "\",\"cat\":" << quoted(track) << ",\"name\":" << quoted(what)
-       << ",\"id\":" << id << ",\"pid\":1,\"tid\":" << tid << ",\"ts\":" << t.to_seconds() * 1e6 << "},\n";
+  out_ << separator() << "{\"ph\":\"" << ph << "\",\"cat\":" << quoted(track) << ",\"name\":" << quoted(what)
+       << ",\"id\":" << id << ",\"pid\":1,\"tid\":" << tid << ",\"ts\":" << t.to_seconds() * 1e6 << "}";
   ++events_;
 }
 

@@ -28,12 +28,14 @@ class TraceWriter {
   uint64_t events() const { return events_; }
 
  private:
+  const char* separator();  // what goes before the next array element
   unsigned track_id(const std::string& track);
   void event(char ph, const std::string& track, const char* what, uint64_t id, const sc_core::sc_time& t);
   std::ofstream out_;
   std::unordered_map<std::string, unsigned> tracks_;
   uint64_t events_ = 0;
   bool open_ = false;
+  bool written_ = false;  // an element of traceEvents has been written
 };
 
 class TraceHook : public sc_core::sc_object {

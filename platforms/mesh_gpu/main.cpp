@@ -9,6 +9,7 @@
 
 #include <systemc>
 
+#include "common/command_line.h"
 #include "common/stats.h"
 #include "common/trace.h"
 #include "platforms/mesh_gpu/mesh_gpu.h"
@@ -16,6 +17,8 @@
 #include "workload/workload_factory.h"
 
 namespace {
+
+[[maybe_unused]] const bool kNoBanner = gpusc::cli::no_systemc_banner();  // before sc_main
 
 const char* kUsage = R"(usage: mesh_gpu [options]
   --preset NAME[+OVERLAY...]  base configuration and overlays, merged in order (ics8x8);
@@ -60,14 +63,7 @@ Options parse(int argc, char** argv) {
     const std::string a = argv[i];
     if (a == "--help" || a == "-h") { std::cout << kUsage; std::exit(0); }
     if (a == "--quiet") { o.quiet = true; continue; }
-    if (a == "--list") {
-      std::cout << "presets and overlays:";
-      for (const auto& n : gpusc::mesh_gpu::preset_names()) std::cout << " " << n;
-      std::cout << "\nworkloads:";
-      for (const auto& n : gpusc::workload_names()) std::cout << " " << n;
-      std::cout << "\n";
-      std::exit(0);
-    }
+    if (a == "--list") { std::cout << gpusc::mesh_gpu::listing(); std::exit(0); }
     if (i + 1 >= argc) usage_error("unknown option '" + a + "', or it needs a value");
     const std::string v = argv[++i];
     if (a == "--preset") o.preset = v;
@@ -121,6 +117,7 @@ void print_summary(const gpusc::json& s) {
 
 int sc_main(int argc, char** argv) {
   using namespace gpusc;
+  cli::plain_reports("mesh_gpu");
   const Options o = parse(argc, argv);
   try {
     json cfg = mesh_gpu::preset(o.preset);
@@ -167,7 +164,7 @@ int sc_main(int argc, char** argv) {
     }
     return finished ? 0 : 3;
   } catch (const sc_core::sc_report& e) {
-    std::cerr << "mesh_gpu: " << e.what() << "\n";
+    std::cerr << "mesh_gpu: error: " << cli::sentence(e) << "\n";
     return 1;
   }
 }

@@ -156,11 +156,12 @@ void MeshGpu::wire_sm(unsigned i) {
   l1.up_in.set_tap([this, i](tlm::tlm_generic_payload& gp) {
     if (obs_.sm_request) obs_.sm_request(i, gp);
   });
-  l1.down_in.set_tap([this](tlm::tlm_generic_payload& gp) {
+  l1.down_in.set_tap([this, node](tlm::tlm_generic_payload& gp) {
     const MemExt& e = mem_ext(gp, "gpu.l1");
     if (e.kind != MemKind::Read && e.kind != MemKind::Atomic) return;
     const sc_core::sc_time now = sc_core::sc_time_stamp();
-    mem_lat_.add(cycles_between(e.t_mem_accept, e.t_reply_inject, core_));
+    // From when the MC took this SM's own request (a merged reply carries each one's stamps).
+    mem_lat_.add(cycles_between(e.stamps_of(node).t_mem_accept, e.t_reply_inject, core_));
     rep_lat_.add(cycles_between(e.t_reply_inject, now, core_));
     reply_bytes_ += gp.get_data_length();
   });

@@ -13,8 +13,9 @@
 // (its head flit injected at the SM until the MC takes it; MemoryPartition measures it), memory
 // latency (the MC takes it until its reply is handed to the MC's NI) and reply latency (until the
 // L1 takes the reply; includes the MC stall in the NI queue), from MemExt timestamps stamped by
-// the NI and at MsgIn taps. With the PCU, a grouped request's memory and reply latency are those
-// of the reply it shares.
+// the NI and at MsgIn taps. With the PCU, a grouped request's memory latency runs from the MC
+// taking that request (its own stamps, MemExt::grouped) until the reply it shares is handed to
+// the NI, and its reply latency is that of the shared reply.
 #pragma once
 #include <functional>
 #include <memory>

@@ -224,6 +224,47 @@ TEST_CASE("PCU: reads to one block before it returns give one L2 request and one
   CHECK(b.pool.in_use() == 0);  // the three grouped requests were released
 }
 
+TEST_CASE("PCU: each requester of a merged reply keeps its own request timestamps", "[pcu][grouping][latency]") {
+  // L = 100. SM 1 reads X at 10 and SM 2 at 40; each request is stamped as the platform does
+  // (issued 6 cycles and injected 3 cycles before, taken by the MC when handed over, as
+  // MemoryPartition's tap). The one reply reaches the NI at 114: SM 1's memory latency (MC
+  // accept to reply handed to the NI) is 104 cycles, SM 2's is 74, not SM 1's 104.
+  PcuBench b("b", pcu64(), 100);
+  const uint64_t X = 3;
+  for (const auto& [cycle, node] : {std::pair<uint64_t, unsigned>{10, 1}, {40, 2}})
+    b.ni.at(cycle, [&b, cycle = cycle, node = node](tlm::tlm_generic_payload& gp, MemExt& e) {
+      e.kind = MemKind::Read;
+      e.src = node;
+      e.dst = kMc;
+      e.t_issue = b.clk.time_of(cycle - 6);
+      e.t_req_inject = b.clk.time_of(cycle - 3);
+      e.t_mem_accept = b.clk.time_of(cycle);
+      gp.set_command(tlm::TLM_READ_COMMAND);
+      gp.set_address(addr_of(X));
+      gp.set_data_length(kLine);
+    });
+  b.run_to(300);
+
+  const auto& r = b.sm.arrivals();
+  REQUIRE(r.size() == 1);
+  CHECK(r[0].cycle == 114);
+  CHECK(r[0].ext.dests == set_of({1, 2}));
+  auto memory_latency = [&](unsigned node) {  // MC accept to the reply handed to the NI [cycles]
+    return r[0].cycle - b.clk.cycle_of(r[0].ext.stamps_of(node).t_mem_accept);
+  };
+  CHECK(memory_latency(1) == 104);
+  CHECK(memory_latency(2) == 74);
+  const RequestStamps s2 = r[0].ext.stamps_of(2);
+  CHECK(s2.node == 2);
+  CHECK(s2.t_issue == b.clk.time_of(34));
+  CHECK(s2.t_req_inject == b.clk.time_of(37));
+  const RequestStamps s1 = r[0].ext.stamps_of(1);  // the read that became the reply: its own fields
+  CHECK(s1.t_issue == b.clk.time_of(4));
+  CHECK(s1.t_mem_accept == b.clk.time_of(10));
+  CHECK(r[0].ext.grouped.size() == 1);
+  CHECK(b.pool.in_use() == 0);
+}
+
 TEST_CASE("PCU: the L2 sees reads in RGR allocation order, not RGR index order", "[pcu][order]") {
   // Phase 1 uses RGRs 0, 1, 2 and frees them (merges at 23, 24, 25), so phase 2 does not get
   // RGRs in index order. Phase 2: the L2 withholds END_REQ in [40, 100): the first read (b5,

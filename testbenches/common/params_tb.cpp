@@ -1,5 +1,6 @@
 // Params: the describe() table drives defaults, JSON loading, unknown-key/type/range/choice
-// errors naming the full dotted key, overrides, the effective-config dump and the docs rows.
+// errors naming the full dotted key, overrides, the effective-config dump and the docs rows;
+// one key of a nested section changes that key only (the generic check of harness/params_checks.h).
 #include <catch2/catch.hpp>
 
 #include <cstdio>
@@ -11,6 +12,7 @@
 #include <unistd.h>
 
 #include "common/params.h"
+#include "harness/params_checks.h"
 
 using namespace gpusc;
 using Catch::Contains;
@@ -259,4 +261,86 @@ TEST_CASE("Params: a nested section loads dumps documents and names its keys") {
   CHECK(doc[1]["type"] == "section");
   CHECK_FALSE(doc[1].contains("default"));
   CHECK(doc[1]["fields"] == params_doc<TestParams>());
+}
+
+namespace {
+
+// Sections whose enclosing struct gives them defaults other than their type's own (as MeshGpu
+// does for its L1, NoC and, inside the memory partition, L2), two levels deep.
+struct MidParams {
+  unsigned ways = 4;                       // [count]
+  TestParams cache = cache_defaults();     // nested, non-T{} defaults
+  template <class F> static void describe(F&& f) {
+    using S = MidParams;
+    GPUSC_PARAM_R(ways, 1, 32, "ways [count]");
+    GPUSC_PARAM(cache, "a cache with its own defaults");
+  }
+  static TestParams cache_defaults() {
+    TestParams t;
+    t.enabled = false;
+    t.depth = 8;
+    t.policy = "fifo";
+    t.sizes = {16};
+    return t;
+  }
+};
+
+struct TopParams {
+  double mhz = 1000;                       // [MHz]
+  MidParams mem = mem_defaults();          // nested twice, defaults set at both levels
+  TestParams l1;                           // nested, the type's own defaults
+  template <class F> static void describe(F&& f) {
+    using S = TopParams;
+    GPUSC_PARAM_R(mhz, 1, 1e5, "clock [MHz]");
+    GPUSC_PARAM(mem, "memory side");
+    GPUSC_PARAM(l1, "first-level cache");
+  }
+  static MidParams mem_defaults() {
+    MidParams m;
+    m.ways = 16;
+    m.cache.depth = 32;
+    m.cache.rate = 0.25;
+    return m;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("Params: one key of a nested section keeps the enclosing struct's defaults of the others") {
+  const TopParams d;
+  const TopParams p = params_from_json<TopParams>(json::parse(R"({"mem": {"cache": {"label": "l2"}}})"), "gpu");
+  CHECK(p.mem.cache.label == "l2");
+  CHECK(p.mem.ways == 16);                 // TopParams::mem_defaults, not MidParams{}
+  CHECK(p.mem.cache.depth == 32);          // TopParams::mem_defaults
+  CHECK(p.mem.cache.rate == 0.25);
+  CHECK(p.mem.cache.policy == "fifo");     // MidParams::cache_defaults, not TestParams{}
+  CHECK_FALSE(p.mem.cache.enabled);
+  CHECK(p.mem.cache.sizes == std::vector<unsigned>{16});
+  CHECK(params_to_json(params_from_json<TopParams>(json::parse(R"({"mem": {"ways": 16}})"), "gpu")) ==
+        params_to_json(d));
+  CHECK(params_to_json(params_from_json<TopParams>(json::parse(R"({"mem": null})"), "gpu")) == params_to_json(d));
+  CHECK(params_to_json(params_from_json<TopParams>(json::parse(R"({"mem": {"cache": {}}})"), "gpu")) ==
+        params_to_json(d));
+  // An explicit base: the keys of j override it, the rest is kept.
+  TestParams base;
+  base.depth = 60;
+  base.label = "base";
+  const TestParams q = params_from_json<TestParams>(json{{"rate", 1.0}}, "x", base);
+  CHECK(q.depth == 60);
+  CHECK(q.label == "base");
+  CHECK(q.rate == 1.0);
+  // The docs show the defaults a section has where it sits.
+  const json doc = params_doc<TopParams>();
+  REQUIRE(doc[1]["name"] == "mem");
+  CHECK(doc[1]["fields"][0]["default"] == 16);
+  REQUIRE(doc[1]["fields"][1]["name"] == "cache");
+  CHECK(doc[1]["fields"][1]["fields"][1]["default"] == 32);
+  CHECK(doc[1]["fields"][1]["fields"][4]["default"] == "fifo");
+}
+
+TEST_CASE("Params: every key of every nested section, overridden alone, changes that key only") {
+  const tb::OneKeyReport r = tb::check_one_key_overrides<TopParams>();
+  CHECK(r.sections == std::vector<std::string>{"mem", "mem.cache", "l1"});
+  CHECK(r.keys.size() == 1 + 1 + 7 + 7);  // mhz, mem.ways, mem.cache.*, l1.*
+  CHECK(r.skipped.empty());
 }

@@ -103,6 +103,38 @@ TEST_CASE("mesh_gpu+pcu: a reply to k SMs is one packet costing its DOR tree, fe
   require_drained_and_answered_once(b);
 }
 
+TEST_CASE("mesh_gpu+pcu: a grouped read's memory latency starts when the MC took its own request",
+          "[mesh_gpu][pcu][latency]") {
+  // Memory latency (001 §2.1) runs from the MC taking a read to its reply handed to the MC's NI.
+  // Recomputed here for every destination of every read/atomic reply at injection: from that
+  // requester's own MC accept time, and, for contrast, from the accept time of the read whose
+  // payload became the reply (what a merged reply carried for everyone before).
+  GpuBench b(small_params("ics8x8+pcu+xy-yx", kWholeReplyPerVc), "gemm", kGemm);
+  const sc_core::sc_time period = b.gpu.core_clock().period();
+  double own = 0, first = 0;
+  uint64_t n = 0, later = 0;
+  MeshGpu::Observers o;  // replaces the log's observers: this case checks latencies only
+  o.injected = [&](unsigned, const tlm::tlm_generic_payload& gp) {
+    const MemExt& e = *gp.get_extension<MemExt>();
+    if (!e.is_reply || (e.kind != MemKind::Read && e.kind != MemKind::Atomic)) return;
+    auto add = [&](unsigned d) {
+      const sc_core::sc_time accept = e.stamps_of(d).t_mem_accept;
+      own += (e.t_reply_inject - accept) / period;
+      first += (e.t_reply_inject - e.t_mem_accept) / period;
+      ++n;
+      if (accept > e.t_mem_accept) ++later;
+    };
+    if (e.dests.empty()) add(e.dst);
+    else e.dests.for_each(add);
+  };
+  b.gpu.set_observers(o);
+  REQUIRE(b.run());
+  REQUIRE(n > 0);
+  REQUIRE(later > 0);  // grouped reads the MC took after the read that became their reply
+  CHECK(b.gpu.summary()["memory_latency"].get<double>() == Approx(own / double(n)));
+  CHECK(own < first);
+}
+
 // With asynchronous replication an input VC frees a flit only after every branch has sent it; if
 // a packet is longer than a VC, a branch can hold its output VC waiting for flits that a blocked
 // sibling keeps in the buffer, and trees branching east and west along the MC row deadlock (this

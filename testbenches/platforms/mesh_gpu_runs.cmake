@@ -6,6 +6,7 @@
 #   different_seed seeds 1 and 2 of bfs on a generated R-MAT graph: different stats
 #   zero_sharing   transpose (no block read by two SMs) with and without the PCU
 #   multicast      gemm (tiles shared by CTAs) with and without the PCU: fewer flit-hops
+#   one_key        --set mc.l2.sets=128 over ics8x8 changes that key of the effective config only
 cmake_minimum_required(VERSION 3.25)
 foreach(v MESH_GPU WORK_DIR CHECK)
   if(NOT DEFINED ${v})
@@ -186,6 +187,31 @@ elseif(CHECK STREQUAL "multicast")
   if(NOT rep_pcu LESS rep_base)
     message(FATAL_ERROR "reply packets with PCU ${rep_pcu} should be below the baseline's ${rep_base}")
   endif()
+
+elseif(CHECK STREQUAL "one_key")
+  # The effective configuration (--out "config") of --preset ics8x8 --set mc.l2.sets=128 is that
+  # of --preset ics8x8 but for mc.l2.sets; the mc.l2 keys ics8x8.json does not name keep the
+  # platform's L2 defaults (MemoryPartition::Params::l2_defaults: sectored), those it names keep
+  # the preset's values (write-back, 120-cycle hits).
+  set(args --preset ics8x8 --kernel transpose --set workload.params.width=64 --set workload.params.height=8)
+  run(base ${args})
+  run(set ${args} --set mc.l2.sets=128)
+  get(config_base "${base}" config)
+  get(config_set "${set}" config)
+  get(sets "${config_set}" mc l2 sets)
+  require_equal("mc.l2.sets" "${sets}" 128)
+  get(sets_base "${config_base}" mc l2 sets)
+  string(JSON config_set SET "${config_set}" mc l2 sets "${sets_base}")
+  string(JSON same EQUAL "${config_base}" "${config_set}")
+  if(NOT same)
+    message(FATAL_ERROR "--set mc.l2.sets=128 changed more than mc.l2.sets; see ${WORK_DIR}")
+  endif()
+  get(sectored "${config_set}" mc l2 sectored)
+  require_equal("mc.l2.sectored (an L2 default ics8x8 does not name)" "${sectored}" ON)
+  get(policy "${config_set}" mc l2 write_policy)
+  require_equal("mc.l2.write_policy (ics8x8)" "${policy}" write-back)
+  get(hit "${config_set}" mc l2 hit_latency)
+  require_equal("mc.l2.hit_latency (ics8x8)" "${hit}" 120)
 
 else()
   message(FATAL_ERROR "unknown CHECK '${CHECK}'")

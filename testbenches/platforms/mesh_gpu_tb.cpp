@@ -4,6 +4,7 @@
 // bottom row = nodes 0..3, SMs on nodes 4..15). Determinism and the two-configuration
 // comparisons run the mesh_gpu binary from CMake scripts (mesh_gpu_runs.cmake).
 #include <algorithm>
+#include <sstream>
 
 #include <catch2/catch.hpp>
 
@@ -194,4 +195,27 @@ TEST_CASE("mesh_gpu: an unknown preset or overlay is an error naming the known o
   const auto names = mesh_gpu::preset_names();
   for (const char* n : {"fermi_xbar", "hpca6x6", "ics8x8", "pcu", "xy-yx"})
     REQUIRE(std::find(names.begin(), names.end(), n) != names.end());
+}
+
+TEST_CASE("mesh_gpu: --list shows every preset, overlay and workload with its description", "[mesh_gpu][cli]") {
+  auto words = [](const std::string& s) {  // wrapping only changes whitespace
+    std::istringstream in(s);
+    std::string out;
+    for (std::string w; in >> w;) out += (out.empty() ? "" : " ") + w;
+    return out;
+  };
+  const std::string list = words(mesh_gpu::listing());
+  for (const auto& n : mesh_gpu::preset_names()) {
+    INFO("preset " << n);
+    const std::string d = mesh_gpu::preset_description(n);
+    CHECK_FALSE(d.empty());
+    CHECK_THAT(list, Catch::Contains(n + " " + words(d)));
+  }
+  for (const auto& n : workload_names()) {
+    INFO("workload " << n);
+    const std::string d = mesh_gpu::workload_description(n);
+    CHECK_FALSE(d.empty());
+    CHECK_THAT(list, Catch::Contains(n + " " + words(d)));
+  }
+  CHECK_THAT(list, !Catch::Contains("(no description)"));
 }
