@@ -121,7 +121,7 @@ TEST_CASE("Link: a saturating stream in both directions moves exactly bytes_per_
   P p;
   p.bytes_per_cycle = 48;
   p.latency = 5;
-  p.rx_buffer_bytes = 1 << 20;  // no credit limit here
+  p.rx_buffer_bytes = 48 * (2 * 5 + 1) + 2 * 72;  // R (2L + 1) + two messages: enough for full rate
   LinkBench b("b", p);
   const unsigned N = 300;
   for (unsigned k = 0; k < N; ++k)
