@@ -28,6 +28,14 @@ class BfsWorkload : public Workload {
     unsigned source = 0;             // source vertex
     unsigned threads_per_cta = 256;  // CTA size [threads]
     Params() { symmetrize = true; }
+    // size=small (tests, demos): R-MAT scale 12, edge factor 8, symmetrized.
+    static Params small() {
+      Params p;
+      p.generator = "rmat";
+      p.scale = 12;
+      p.edge_factor = 8;
+      return p;
+    }
     template <class F> static void describe(F&& f) {
       GraphInputParams::describe(f);
       using S = Params;

@@ -24,6 +24,12 @@ class Conv2dWorkload : public SequenceWorkload {
     unsigned filter = 3;    // filter size K (odd) [taps per side]
     unsigned block_x = 32;  // CTA width [threads]
     unsigned block_y = 8;   // CTA height [threads]
+    // size=small (tests, demos): 256 x 256.
+    static Params small() {
+      Params p;
+      p.width = p.height = 256;
+      return p;
+    }
     template <class F> static void describe(F&& f) {
       using S = Params;
       GPUSC_PARAM_R(width, 1, 1 << 16, "image width [pixels]");

@@ -23,6 +23,12 @@ struct MatrixShapeParams {
   unsigned nx = 1024;              // rows of A
   unsigned ny = 1024;              // columns of A
   unsigned threads_per_cta = 256;  // CTA size [threads]
+  // size=small (tests, demos): 1024 x 1024.
+  static MatrixShapeParams small() {
+    MatrixShapeParams p;
+    p.nx = p.ny = 1024;
+    return p;
+  }
   template <class F> static void describe(F&& f) {
     using S = MatrixShapeParams;
     GPUSC_PARAM_R(nx, 1, 1 << 16, "rows of A");

@@ -24,6 +24,12 @@ class GemmWorkload : public SequenceWorkload {
     unsigned n = 128;    // columns of B and C
     unsigned k = 128;    // columns of A = rows of B
     unsigned tile = 16;  // tile side = CTA side [threads]
+    // size=small (tests, demos): 128 x 128 x 128.
+    static Params small() {
+      Params p;
+      p.m = p.n = p.k = 128;
+      return p;
+    }
     template <class F> static void describe(F&& f) {
       using S = Params;
       GPUSC_PARAM_R(m, 1, 1 << 16, "rows of A and C");

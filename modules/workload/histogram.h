@@ -26,6 +26,12 @@ class HistogramWorkload : public SequenceWorkload {
     unsigned bins = 256;                   // histogram bins [count]
     std::string distribution = "normal";   // generated input values
     unsigned threads_per_cta = 256;        // CTA size [threads]
+    // size=small (tests, demos): 131072 elements.
+    static Params small() {
+      Params p;
+      p.elements = 131072;
+      return p;
+    }
     template <class F> static void describe(F&& f) {
       using S = Params;
       GPUSC_PARAM_R(elements, 1, 1u << 30, "input values [count]");

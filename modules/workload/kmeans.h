@@ -32,6 +32,14 @@ class KmeansWorkload : public Workload {
     unsigned max_iterations = 8;     // launch limit [count]
     unsigned threads_per_cta = 256;  // CTA size [threads]
     bool centroids_in_constant = false;  // centroids as __constant__ operands (no global loads)
+    // size=small (tests, demos): 4096 points, 8 features, at most 8 iterations.
+    static Params small() {
+      Params p;
+      p.points = 4096;
+      p.features = 8;
+      p.max_iterations = 8;
+      return p;
+    }
     template <class F> static void describe(F&& f) {
       using S = Params;
       GPUSC_PARAM_R(points, 1, 1 << 24, "data points [count]");

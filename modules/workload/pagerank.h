@@ -25,6 +25,16 @@ class PagerankWorkload : public Workload {
     unsigned iterations = 4;         // launches [count]
     double damping = 0.85;           // damping factor
     unsigned threads_per_cta = 256;  // CTA size [threads]
+    // size=small (tests, demos): R-MAT scale 12, edge factor 8, 4 iterations.
+    static Params small() {
+      Params p;
+      p.generator = "rmat";
+      p.scale = 12;
+      p.edge_factor = 8;
+      p.rmat_a = 0.57, p.rmat_b = 0.19, p.rmat_c = 0.19, p.rmat_d = 0.05;
+      p.iterations = 4;
+      return p;
+    }
     template <class F> static void describe(F&& f) {
       GraphInputParams::describe(f);
       using S = Params;

@@ -24,6 +24,14 @@ class SpmvWorkload : public SequenceWorkload {
       generator = "uniform";
       rows = 16384;
     }
+    // size=small (tests, demos): uniform random 16384 x 16384, 16 entries per row.
+    static Params small() {
+      Params p;
+      p.generator = "uniform";
+      p.rows = 16384;
+      p.nnz_per_row = 16;
+      return p;
+    }
     template <class F> static void describe(F&& f) {
       GraphInputParams::describe(f);
       using S = Params;

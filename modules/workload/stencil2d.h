@@ -24,6 +24,13 @@ class Stencil2dWorkload : public SequenceWorkload {
     unsigned iterations = 4;    // time steps = launches [count]
     unsigned block_x = 16;      // CTA width [threads]
     unsigned block_y = 16;      // CTA height [threads]
+    // size=small (tests, demos): 256 x 256 cells, 4 steps.
+    static Params small() {
+      Params p;
+      p.rows = p.cols = 256;
+      p.iterations = 4;
+      return p;
+    }
     template <class F> static void describe(F&& f) {
       using S = Params;
       GPUSC_PARAM_R(rows, 1, 1 << 16, "grid rows [cells]");

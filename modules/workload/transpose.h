@@ -21,6 +21,12 @@ class TransposeWorkload : public SequenceWorkload {
     unsigned height = 512;  // rows of in = columns of out
     unsigned block_x = 32;  // CTA width [threads]
     unsigned block_y = 8;   // CTA height [threads]
+    // size=small (tests, demos): 512 x 512.
+    static Params small() {
+      Params p;
+      p.width = p.height = 512;
+      return p;
+    }
     template <class F> static void describe(F&& f) {
       using S = Params;
       GPUSC_PARAM_R(width, 1, 1 << 16, "columns of the input matrix");
