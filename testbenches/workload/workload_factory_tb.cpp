@@ -1,5 +1,5 @@
 // Workload factory and the contract every kernel model keeps: invariants, determinism under a
-// seed, lazy order-independent streams, input files, parameter errors, size presets.
+// seed, lazy order-independent streams, input files, parameter errors, sizes and footprints.
 #include <catch2/catch.hpp>
 
 #include "workload/workload_factory.h"
@@ -44,7 +44,8 @@ TEST_CASE("factory knows the eleven kernels and names them in the unknown-name e
                       Contains("unknown parameter 'gemm.tiles'") && Contains("tile"));
   REQUIRE_THROWS_WITH(make_workload("gemm", {{"tile", 64}}, 1), Contains("'gemm.tile' = 64 is out of range"));
   REQUIRE_THROWS_WITH(make_workload("bfs", {{"generator", "ring"}}, 1), Contains("rmat|grid|banded|uniform"));
-  REQUIRE_THROWS_WITH(make_workload("bfs", {{"rmat_a", 0.9}}, 1), Contains("bfs.rmat_a + rmat_b + rmat_c + rmat_d"));
+  REQUIRE_THROWS_WITH(make_workload("pagerank", {{"rmat_a", 0.9}}, 1),
+                      Contains("pagerank.rmat_a + rmat_b + rmat_c + rmat_d"));
   REQUIRE_THROWS_WITH(make_workload("spmv", {{"input", "matrix.csv"}}, 1), Contains("unknown file type"));
   REQUIRE_THROWS_WITH(make_workload("spmv", {{"input", "/nonexistent/a.mtx"}}, 1), Contains("cannot open"));
 }
@@ -53,7 +54,8 @@ TEST_CASE("factory: effective parameters and parameter docs") {
   const json e = workload_effective_params("bfs", {{"source", 3}});
   REQUIRE(e.at("source") == 3);
   REQUIRE(e.at("symmetrize") == true);  // BFS default: undirected
-  REQUIRE(e.at("generator") == "rmat");
+  REQUIRE(e.at("generator") == "uniform");  // BFS default: a Rodinia-like random graph
+  REQUIRE(workload_effective_params("bfs", {{"size", "small"}}).at("generator") == "rmat");
   REQUIRE(workload_effective_params("spmv", json::object()).at("generator") == "uniform");
   const json d = workload_params_doc("histogram");
   REQUIRE(d.size() == 5);  // four Params fields and the factory's "size"
@@ -184,6 +186,18 @@ TEST_CASE("size=small keeps every workload within a few hundred thousand warp in
     REQUIRE(instrs > 10000);
     REQUIRE(instrs < 400000);
     REQUIRE(mem * 50 > instrs);  // at least 2% memory instructions (tiled GEMM has ~5%)
+  }
+}
+
+TEST_CASE("default inputs have footprints of at least 8 x a 512 KB L2, small ones smaller") {
+  constexpr uint64_t kL2 = 512 * 1024;  // paper 001: 8 MCs x 64 KB
+  for (const auto& name : workload_names()) {
+    INFO(name);
+    const uint64_t big = make_workload(name, json::object(), 1)->address_space().bytes();
+    const uint64_t small = make_workload(name, {{"size", "small"}}, 1)->address_space().bytes();
+    UNSCOPED_INFO(name << ": default " << big << " B, small " << small << " B");
+    REQUIRE(big >= 8 * kL2);
+    REQUIRE(small < big);
   }
 }
 
