@@ -11,12 +11,13 @@
 // a level array; each launch sees the levels as they were when it started (every frontier
 // thread that finds u unvisited writes it, as the benign race on the GPU allows); launches are
 // computed one at a time by running the real BFS step on the host in next_kernel().
-// Default input: a uniform random graph of 2^18 vertices, 3 arcs drawn per vertex, symmetrized
-// (average degree 6, the shape of Rodinia's graph1MW_6 input at a quarter of its vertices), from
-// vertex 0: footprint 8 MiB, 11 launches, ~1.9M warp instructions. Not R-MAT: with no load
-// balancing a power-law graph's hub is walked by one thread (Graph500 probabilities, scale 18,
-// edge factor 8: a hub of 15836 arcs, one warp running alone for millions of cycles), and with
-// GTgraph's milder probabilities (max degree 409) the 4.2M arcs take past 20M cycles to simulate.
+// Default input: a uniform random graph of 2^18 vertices, 3 arcs drawn per vertex,
+// symmetrized (average degree 6, as Rodinia's graphgen makes its graph1MW_6 input, at a
+// quarter of its 1M vertices), from vertex 0: footprint 8 MiB, 11 launches, ~1.9M warp
+// instructions. Not R-MAT: with no load balancing a power-law graph's hub is walked by one
+// thread (Graph500 probabilities, scale 18, edge factor 8: a hub of 15836 arcs, one warp
+// running alone for millions of cycles), and with GTgraph's milder probabilities (max degree
+// 409) the 4.2M arcs take past 20M cycles to simulate.
 // size=small: R-MAT scale 12, edge factor 8, symmetrized (5 launches, ~70k instructions).
 #pragma once
 #include <memory>
