@@ -30,6 +30,12 @@ const ArrayRecord* AddressSpace::find(uint64_t addr) const {
   return it->contains(addr) ? &*it : nullptr;
 }
 
+uint64_t AddressSpace::bytes() const {
+  uint64_t sum = 0;
+  for (const auto& a : arrays_) sum += a.bytes;
+  return sum;
+}
+
 const ArrayRecord& AddressSpace::array(const std::string& name) const {
   for (const auto& a : arrays_)
     if (a.name == name) return a;

@@ -35,6 +35,8 @@ class AddressSpace {
   const ArrayRecord& array(const std::string& name) const;
   uint64_t base(const std::string& name) const { return array(name).base; }
   uint64_t end() const { return next_; }  // first address not yet handed out
+  // Footprint: the bytes of all arrays (alignment padding not counted) [bytes].
+  uint64_t bytes() const;
 
  private:
   std::vector<ArrayRecord> arrays_;  // in allocation order = ascending base

@@ -11,8 +11,14 @@
 // a level array; each launch sees the levels as they were when it started (every frontier
 // thread that finds u unvisited writes it, as the benign race on the GPU allows); launches are
 // computed one at a time by running the real BFS step on the host in next_kernel().
-// Default input: R-MAT scale 12, edge factor 8, symmetrized, from vertex 0 (5 launches, ~70k
-// instructions).
+// Default input: a uniform random graph of 2^18 vertices, 3 arcs drawn per vertex,
+// symmetrized (average degree 6, as Rodinia's graphgen makes its graph1MW_6 input, at a
+// quarter of its 1M vertices), from vertex 0: footprint 8 MiB, 11 launches, ~1.9M warp
+// instructions. Not R-MAT: with no load balancing a power-law graph's hub is walked by one
+// thread (Graph500 probabilities, scale 18, edge factor 8: a hub of 15836 arcs, one warp
+// running alone for millions of cycles), and with GTgraph's milder probabilities (max degree
+// 409) the 4.2M arcs take past 20M cycles to simulate.
+// size=small: R-MAT scale 12, edge factor 8, symmetrized (5 launches, ~70k instructions).
 #pragma once
 #include <memory>
 #include <vector>
@@ -27,7 +33,20 @@ class BfsWorkload : public Workload {
   struct Params : GraphInputParams {
     unsigned source = 0;             // source vertex
     unsigned threads_per_cta = 256;  // CTA size [threads]
-    Params() { symmetrize = true; }
+    Params() {
+      symmetrize = true;
+      generator = "uniform";
+      rows = 1u << 18;
+      nnz_per_row = 3;
+    }
+    // size=small (tests, demos): R-MAT scale 12, edge factor 8, symmetrized.
+    static Params small() {
+      Params p;
+      p.generator = "rmat";
+      p.scale = 12;
+      p.edge_factor = 8;
+      return p;
+    }
     template <class F> static void describe(F&& f) {
       GraphInputParams::describe(f);
       using S = Params;

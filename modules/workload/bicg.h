@@ -3,7 +3,9 @@
 //   kernel1: s[j] = sum_i r[i] * A[i][j]  (thread per column j: coalesced A loads, r broadcast)
 //   kernel2: q[i] = sum_j A[i][j] * p[j]  (thread per row i: strided A loads, p broadcast)
 // See dense_matvec.h for the per-thread access pattern. Addresses do not depend on values.
-// Default: nx = ny = 1024 (PolyBench/GPU uses 4096), 256-thread CTAs (~260k instructions).
+// Default: nx = 1900, ny = 2100 (PolyBench 4.2 LARGE_DATASET; PolyBench/GPU uses 4096 x 4096),
+// 256-thread CTAs: footprint 15.2 MiB, ~1M warp instructions. size=small: 1024 x 1024 (4 MiB,
+// ~260k instructions).
 #pragma once
 #include "common/params.h"
 #include "workload/dense_matvec.h"

@@ -9,7 +9,8 @@
 // Choices: like PolyBench, border pixels (closer than r to an edge) are not computed; 2-D CTAs
 // of block_x x block_y threads (PolyBench uses 32 x 8). Addresses do not depend on pixel
 // values, so no image data is generated.
-// Default: 256 x 256 image, 3 x 3 filter (~45k instructions).
+// Default: 2048 x 2048 image (PolyBench/GPU uses 4096 x 4096), 3 x 3 filter: footprint 32 MiB,
+// ~2.9M warp instructions. size=small: 256 x 256 (512 KiB, ~45k instructions).
 #pragma once
 #include "common/params.h"
 #include "workload/grid_kernel.h"
@@ -19,11 +20,17 @@ namespace gpusc {
 class Conv2dWorkload : public SequenceWorkload {
  public:
   struct Params {
-    unsigned width = 256;   // image width [pixels]
-    unsigned height = 256;  // image height [pixels]
+    unsigned width = 2048;   // image width [pixels]
+    unsigned height = 2048;  // image height [pixels]
     unsigned filter = 3;    // filter size K (odd) [taps per side]
     unsigned block_x = 32;  // CTA width [threads]
     unsigned block_y = 8;   // CTA height [threads]
+    // size=small (tests, demos): 256 x 256.
+    static Params small() {
+      Params p;
+      p.width = p.height = 256;
+      return p;
+    }
     template <class F> static void describe(F&& f) {
       using S = Params;
       GPUSC_PARAM_R(width, 1, 1 << 16, "image width [pixels]");

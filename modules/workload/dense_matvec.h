@@ -19,10 +19,17 @@
 namespace gpusc {
 
 // Shape of the nx x ny matrix A shared by the PolyBench matrix-vector workloads (ATAX, BICG).
+// Default: PolyBench 4.2's LARGE_DATASET for both (M = 1900, N = 2100): A is 15.2 MiB.
 struct MatrixShapeParams {
-  unsigned nx = 1024;              // rows of A
-  unsigned ny = 1024;              // columns of A
+  unsigned nx = 1900;              // rows of A
+  unsigned ny = 2100;              // columns of A
   unsigned threads_per_cta = 256;  // CTA size [threads]
+  // size=small (tests, demos): 1024 x 1024.
+  static MatrixShapeParams small() {
+    MatrixShapeParams p;
+    p.nx = p.ny = 1024;
+    return p;
+  }
   template <class F> static void describe(F&& f) {
     using S = MatrixShapeParams;
     GPUSC_PARAM_R(nx, 1, 1 << 16, "rows of A");

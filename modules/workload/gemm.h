@@ -10,7 +10,10 @@
 // global traffic; barriers are not otherwise represented in the stream); out-of-range
 // elements of edge tiles are not loaded (the shared tile is zero-filled, as the bounds-checked
 // variant of matrixMul does) and not stored. Addresses do not depend on values.
-// Default: 128 x 128 x 128, 16 x 16 tiles (~230k instructions).
+// Default: 640 x 640 x 640, 16 x 16 tiles: footprint 4.7 MiB (9.4 x a 512 KB L2), 1600 CTAs,
+// ~28M warp instructions. The smallest square size whose footprint passes 8 x the L2 in steps of
+// 128 (PolyBench/GPU's 512^3 is 3 MiB; 1024^3 takes ~8x longer to simulate than 512^3).
+// size=small: 128 x 128 x 128 (192 KiB, ~230k instructions).
 #pragma once
 #include "common/params.h"
 #include "workload/grid_kernel.h"
@@ -20,10 +23,16 @@ namespace gpusc {
 class GemmWorkload : public SequenceWorkload {
  public:
   struct Params {
-    unsigned m = 128;    // rows of A and C
-    unsigned n = 128;    // columns of B and C
-    unsigned k = 128;    // columns of A = rows of B
+    unsigned m = 640;    // rows of A and C
+    unsigned n = 640;    // columns of B and C
+    unsigned k = 640;    // columns of A = rows of B
     unsigned tile = 16;  // tile side = CTA side [threads]
+    // size=small (tests, demos): 128 x 128 x 128.
+    static Params small() {
+      Params p;
+      p.m = p.n = p.k = 128;
+      return p;
+    }
     template <class F> static void describe(F&& f) {
       using S = Params;
       GPUSC_PARAM_R(m, 1, 1 << 16, "rows of A and C");

@@ -7,7 +7,9 @@
 // Choices: generated input is "normal" (mean 128, standard deviation 32, clamped to 0..255,
 // like the pixel values of a natural image) or "uniform"; bin = value * bins / 256, so with
 // fewer than 256 bins each bin covers equally many values.
-// Default: 131072 elements, 256 bins (~20k instructions).
+// Default: 2^23 elements (8 MiB of input, as the CUDA SDK sample's 64 MiB scaled to the
+// simulator), 256 bins: footprint 8 MiB, ~1.3M warp instructions. size=small: 131072 elements
+// (128 KiB, ~20k instructions).
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -22,10 +24,16 @@ namespace gpusc {
 class HistogramWorkload : public SequenceWorkload {
  public:
   struct Params {
-    unsigned elements = 131072;            // input values [count]
+    unsigned elements = 1u << 23;          // input values [count]
     unsigned bins = 256;                   // histogram bins [count]
     std::string distribution = "normal";   // generated input values
     unsigned threads_per_cta = 256;        // CTA size [threads]
+    // size=small (tests, demos): 131072 elements.
+    static Params small() {
+      Params p;
+      p.elements = 131072;
+      return p;
+    }
     template <class F> static void describe(F&& f) {
       using S = Params;
       GPUSC_PARAM_R(elements, 1, 1u << 30, "input values [count]");

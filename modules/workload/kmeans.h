@@ -12,8 +12,12 @@
 // to the lower cluster, an empty cluster keeps its centroid); initial centroids are the first
 // k points. Generated input: k Gaussian blobs around centres uniform in [0, 1)^features,
 // standard deviation 0.05, each point's blob uniform.
-// Default: 4096 points, 8 features, 5 clusters, at most 8 iterations (~22k instructions per
-// launch, ~180k when all 8 run).
+// Default: 262144 points x 34 features (the shape of Rodinia's kdd_cup input, 494020 x 34, at
+// about half its points), 5 clusters (Rodinia's default), 1 iteration: footprint 35 MiB, ~5.7M
+// warp instructions. One launch because every iteration has the same access pattern and the
+// features do not fit the L2, so more only lengthen the run (max_iterations raises it).
+// size=small: 4096 points, 8 features, at most 8 iterations (~22k instructions per launch,
+// ~180k when all 8 run).
 #pragma once
 #include <memory>
 #include <vector>
@@ -26,12 +30,20 @@ namespace gpusc {
 class KmeansWorkload : public Workload {
  public:
   struct Params {
-    unsigned points = 4096;          // data points [count]
-    unsigned features = 8;           // features per point [count]
+    unsigned points = 1u << 18;      // data points [count]
+    unsigned features = 34;          // features per point [count]
     unsigned clusters = 5;           // k [count]
-    unsigned max_iterations = 8;     // launch limit [count]
+    unsigned max_iterations = 1;     // launch limit [count]
     unsigned threads_per_cta = 256;  // CTA size [threads]
     bool centroids_in_constant = false;  // centroids as __constant__ operands (no global loads)
+    // size=small (tests, demos): 4096 points, 8 features, at most 8 iterations.
+    static Params small() {
+      Params p;
+      p.points = 4096;
+      p.features = 8;
+      p.max_iterations = 8;
+      return p;
+    }
     template <class F> static void describe(F&& f) {
       using S = Params;
       GPUSC_PARAM_R(points, 1, 1 << 24, "data points [count]");

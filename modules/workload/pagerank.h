@@ -9,7 +9,13 @@
 // first launch; the contribution rank[u] / out_degree[u] is computed per arc (no separate
 // contribution kernel); rank lost at vertices without out-arcs is not redistributed. The host
 // runs the same iteration in double precision in next_kernel(), so ranks() is the real result.
-// Default input: R-MAT scale 12, edge factor 8 (directed), 4 iterations (~160k instructions).
+// Default input: R-MAT scale 18 (2^18 vertices), edge factor 4, directed, with GTgraph's default
+// probabilities (a, b, c, d) = (0.45, 0.15, 0.15, 0.25), 1 iteration: footprint 8 MiB, ~620k warp
+// instructions. Not Graph500's (0.57, 0.19, 0.19, 0.05): its hub vertex has 5581 in-arcs at
+// this scale, walked by one thread with nothing else left to run. One iteration because every
+// iteration has the same access pattern and the 8 MiB do not fit the L2 (iterations raises it).
+// size=small: R-MAT scale 12, edge factor 8, Graph500 probabilities, 4 iterations (~160k
+// instructions).
 #pragma once
 #include <memory>
 #include <vector>
@@ -22,9 +28,24 @@ namespace gpusc {
 class PagerankWorkload : public Workload {
  public:
   struct Params : GraphInputParams {
-    unsigned iterations = 4;         // launches [count]
+    unsigned iterations = 1;         // launches [count]
     double damping = 0.85;           // damping factor
     unsigned threads_per_cta = 256;  // CTA size [threads]
+    Params() {
+      scale = 18;
+      edge_factor = 4;
+      rmat_a = 0.45, rmat_b = 0.15, rmat_c = 0.15, rmat_d = 0.25;
+    }
+    // size=small (tests, demos): R-MAT scale 12, edge factor 8, 4 iterations.
+    static Params small() {
+      Params p;
+      p.generator = "rmat";
+      p.scale = 12;
+      p.edge_factor = 8;
+      p.rmat_a = 0.57, p.rmat_b = 0.19, p.rmat_c = 0.19, p.rmat_d = 0.05;
+      p.iterations = 4;
+      return p;
+    }
     template <class F> static void describe(F&& f) {
       GraphInputParams::describe(f);
       using S = Params;

@@ -6,8 +6,9 @@
 // lanes whose row has more than j entries (divergence as on the GPU), so the loads of one
 // instruction are 4*row-length bytes apart (poorly coalesced), as in the real kernel.
 // Choices: 4-byte indices and floats; a pattern matrix still has a vals array (all ones).
-// Default input: a uniform random 16384 x 16384 matrix with 16 entries per row (~45k warp
-// instructions).
+// Default input: a uniform random 131072 x 131072 matrix with 8 entries per row (1M nonzeros):
+// footprint 9.5 MiB, x alone 512 KiB (the whole L2), ~190k warp instructions. size=small: 16384
+// x 16384, 16 per row (2.2 MiB, ~45k instructions).
 #pragma once
 #include <memory>
 
@@ -22,7 +23,16 @@ class SpmvWorkload : public SequenceWorkload {
     unsigned threads_per_cta = 256;  // CTA size [threads]
     Params() {
       generator = "uniform";
-      rows = 16384;
+      rows = 131072;
+      nnz_per_row = 8;
+    }
+    // size=small (tests, demos): uniform random 16384 x 16384, 16 entries per row.
+    static Params small() {
+      Params p;
+      p.generator = "uniform";
+      p.rows = 16384;
+      p.nnz_per_row = 16;
+      return p;
     }
     template <class F> static void describe(F&& f) {
       GraphInputParams::describe(f);

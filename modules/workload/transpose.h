@@ -7,7 +7,8 @@
 // Choices: one element per thread (the SDK's naive kernel loops 4 rows per thread with 32 x 8
 // CTAs; the addresses are the same, the instruction count differs). Addresses do not depend
 // on values.
-// Default: 512 x 512, 32 x 8 CTAs (~40k instructions).
+// Default: 1024 x 1024 (the CUDA SDK sample's size), 32 x 8 CTAs: footprint 8 MiB, ~160k warp
+// instructions. size=small: 512 x 512 (2 MiB, ~40k instructions).
 #pragma once
 #include "common/params.h"
 #include "workload/grid_kernel.h"
@@ -17,10 +18,16 @@ namespace gpusc {
 class TransposeWorkload : public SequenceWorkload {
  public:
   struct Params {
-    unsigned width = 512;   // columns of in = rows of out
-    unsigned height = 512;  // rows of in = columns of out
+    unsigned width = 1024;   // columns of in = rows of out
+    unsigned height = 1024;  // rows of in = columns of out
     unsigned block_x = 32;  // CTA width [threads]
     unsigned block_y = 8;   // CTA height [threads]
+    // size=small (tests, demos): 512 x 512.
+    static Params small() {
+      Params p;
+      p.width = p.height = 512;
+      return p;
+    }
     template <class F> static void describe(F&& f) {
       using S = Params;
       GPUSC_PARAM_R(width, 1, 1 << 16, "columns of the input matrix");

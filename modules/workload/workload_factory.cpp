@@ -29,18 +29,44 @@ struct Entry {
 // generate their data from the seed; the others have data-independent addresses.
 enum class Input { Graph, Seeded, None };
 
+const FieldInfo kSizeField{"size", "input size preset: default (footprint well past a 512 KB L2) or small (tests, demos); "
+                                   "the other keys override the preset's values", false, 0, 0, "default|small"};
+
+// The preset named by j's "size" key (default: the Params defaults; small: P::small()), then the
+// other keys of j over it.
+template <class P> P resolve(const json& j, const std::string& name) {
+  if (!j.is_object() || !j.contains("size")) return params_from_json<P>(j, name);
+  const json& size = j.at("size");
+  if (!size.is_string())
+    error("gpusc.params", "parameter '", name, ".size' must be a string, got ", size.dump());
+  detail::check_choice(name + ".size", size.get<std::string>(), kSizeField);
+  json merged = size == "small" ? params_to_json(P::small()) : json::object();
+  for (auto it = j.begin(); it != j.end(); ++it)
+    if (it.key() != "size") merged[it.key()] = it.value();
+  return params_from_json<P>(merged, name);
+}
+
 template <class W, Input I> Entry entry(const std::string& name) {
   using P = typename W::Params;
   Entry e;
   e.name = name;
   e.make = [name](const json& j, uint64_t seed) -> std::unique_ptr<Workload> {
-    const auto p = params_from_json<P>(j, name);
+    const auto p = resolve<P>(j, name);
     if constexpr (I == Input::Graph) return std::make_unique<W>(p, load_graph_input(p, seed, name));
     else if constexpr (I == Input::Seeded) return std::make_unique<W>(p, seed);
     else return std::make_unique<W>(p);
   };
-  e.effective = [name](const json& j) { return params_to_json(params_from_json<P>(j, name)); };
-  e.doc = [] { return params_doc<P>(); };
+  e.effective = [name](const json& j) {
+    json out = params_to_json(resolve<P>(j, name));
+    out["size"] = j.is_object() && j.contains("size") ? j.at("size") : json("default");
+    return out;
+  };
+  e.doc = [] {
+    json rows = params_doc<P>();
+    rows.push_back({{"name", kSizeField.name}, {"type", "string"}, {"default", "default"}, {"doc", kSizeField.doc},
+                    {"choices", kSizeField.choices}});
+    return rows;
+  };
   return e;
 }
 

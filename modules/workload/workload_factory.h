@@ -5,6 +5,10 @@
 // (SNAP edge list) reads the graph or matrix from a file; without it a generator makes one
 // (see graph_input.h). An unknown name is an error listing the known ones; unknown or
 // ill-typed parameters are errors naming the key (params.h).
+// Sizes: every workload also takes "size": "default" (the Params defaults, inputs whose
+// footprint is well past a 512 KB L2, docs/workloads.md) or "small" (the kernel's
+// Params::small(), quick runs for tests and demos); the other keys override the preset's values,
+// e.g. {"size": "small", "threads_per_cta": 64}.
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -20,9 +24,10 @@ std::unique_ptr<Workload> make_workload(const std::string& name, const json& par
 
 // Known workload names, sorted.
 std::vector<std::string> workload_names();
-// The effective parameters (defaults overridden by `params`), for the run's output.
+// The effective parameters (the size preset overridden by `params`, plus "size"), for the run's
+// output.
 json workload_effective_params(const std::string& name, const json& params);
-// Per-parameter documentation rows (params_doc) of workload `name`.
+// Per-parameter documentation rows (params_doc) of workload `name`, the "size" key last.
 json workload_params_doc(const std::string& name);
 
 }  // namespace gpusc

@@ -28,7 +28,9 @@ const char* kUsage = R"(usage: mesh_gpu [options]
   --kernel NAME               workload to run (bfs, gemm, ...; --list shows them)
   --set KEY=VALUE             override one key after preset and config, e.g.
                               --set l1.sets=64 --set noc.routing=xy-yx --set workload.params.n=4096
-                              (repeatable)
+                              (repeatable); --set workload.params.size=small runs the kernel's
+                              small input (tests, demos) instead of its default one
+                              (docs/workloads.md)
   --seed S                    workload seed (1)
   --max-cycles N              stop after N core cycles even if the workload is not done (20000000)
   --out FILE                  write config, summary and all stats as JSON
@@ -86,6 +88,7 @@ void print_summary(const gpusc::json& s) {
     return std::string(buf);
   };
   std::printf("%-34s %s\n", "workload", s.at("workload").get<std::string>().c_str());
+  std::printf("%-34s %.1f\n", "workload footprint [MiB]", s.at("footprint_bytes").get<double>() / (1 << 20));
   std::printf("%-34s %s\n", "preset", s.at("preset").get<std::string>().c_str());
   std::printf("%-34s %llu\n", "cycles", static_cast<unsigned long long>(s.at("cycles").get<uint64_t>()));
   std::printf("%-34s %s\n", "IPC (thread instr / cycle)", num("ipc", "%.2f").c_str());
@@ -149,6 +152,7 @@ int sc_main(int argc, char** argv) {
 
     json summary = gpu.summary();
     summary["workload"] = workload->name();
+    summary["footprint_bytes"] = workload->address_space().bytes();
     summary["preset"] = o.preset;
     summary["finished"] = finished;
     summary["wall_seconds"] = wall;

@@ -85,7 +85,7 @@ endfunction()
 if(CHECK STREQUAL "same_seed")
   # The PCU configuration: its grouping depends on exact arrival cycles, so any
   # nondeterminism in the NoC, the PCU or the SMs shows up in its stats.
-  set(args --preset ics8x8+pcu+xy-yx ${WHOLE_REPLY_PER_VC} --kernel bfs
+  set(args --preset ics8x8+pcu+xy-yx ${WHOLE_REPLY_PER_VC} --kernel bfs --set workload.params.size=small
            --set workload.params.scale=8 --set workload.params.edge_factor=8 --seed 7)
   run(a ${args})
   run(b ${args})
@@ -99,7 +99,7 @@ if(CHECK STREQUAL "same_seed")
   endif()
 
 elseif(CHECK STREQUAL "different_seed")
-  set(args --preset ics8x8+pcu+xy-yx ${WHOLE_REPLY_PER_VC} --kernel bfs
+  set(args --preset ics8x8+pcu+xy-yx ${WHOLE_REPLY_PER_VC} --kernel bfs --set workload.params.size=small
            --set workload.params.scale=8 --set workload.params.edge_factor=8)
   run(a ${args} --seed 1)
   run(b ${args} --seed 2)

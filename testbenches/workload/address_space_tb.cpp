@@ -31,6 +31,8 @@ TEST_CASE("AddressSpace gives 256-byte aligned disjoint arrays and finds them by
   REQUIRE(s.base("d") == d);
   REQUIRE(s.array("b").bytes == 256);
   REQUIRE(s.arrays().size() == 4);
+  REQUIRE(s.bytes() == 10 + 256 + 0 + 1000);  // the footprint counts no padding
+  REQUIRE(AddressSpace().bytes() == 0);
 }
 
 TEST_CASE("AddressSpace rejects a duplicate name and reports unknown names with the known ones") {

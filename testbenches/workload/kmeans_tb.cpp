@@ -14,6 +14,7 @@ std::vector<float> two_blobs() { return {0, 0, 10, 10, 0, 1, 10, 11, 1, 0, 11, 1
 KmeansWorkload::Params small(bool constant) {
   KmeansWorkload::Params p;
   p.points = 6, p.features = 2, p.clusters = 2, p.threads_per_cta = 32, p.centroids_in_constant = constant;
+  p.max_iterations = 8;  // the default runs one launch
   return p;
 }
 }  // namespace
@@ -54,7 +55,7 @@ TEST_CASE("kmeans: centroids in constant memory cause no global loads; max_itera
   // centroids 0 and 6; launch 1 -> {0, 1, 2}, {10, 11}, centroids 1 and 10.5; launch 2 changes
   // nothing. So 3 launches, or 2 with max_iterations = 2.
   KmeansWorkload::Params p;
-  p.points = 5, p.features = 1, p.clusters = 2;
+  p.points = 5, p.features = 1, p.clusters = 2, p.max_iterations = 8;
   const std::vector<float> line = {0, 1, 2, 10, 11};
   KmeansWorkload full(p, line);
   REQUIRE(all_kernels(full).size() == 3);

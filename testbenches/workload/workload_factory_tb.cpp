@@ -1,5 +1,5 @@
 // Workload factory and the contract every kernel model keeps: invariants, determinism under a
-// seed, lazy order-independent streams, input files, parameter errors, default sizes.
+// seed, lazy order-independent streams, input files, parameter errors, sizes and footprints.
 #include <catch2/catch.hpp>
 
 #include "workload/workload_factory.h"
@@ -44,7 +44,8 @@ TEST_CASE("factory knows the eleven kernels and names them in the unknown-name e
                       Contains("unknown parameter 'gemm.tiles'") && Contains("tile"));
   REQUIRE_THROWS_WITH(make_workload("gemm", {{"tile", 64}}, 1), Contains("'gemm.tile' = 64 is out of range"));
   REQUIRE_THROWS_WITH(make_workload("bfs", {{"generator", "ring"}}, 1), Contains("rmat|grid|banded|uniform"));
-  REQUIRE_THROWS_WITH(make_workload("bfs", {{"rmat_a", 0.9}}, 1), Contains("bfs.rmat_a + rmat_b + rmat_c + rmat_d"));
+  REQUIRE_THROWS_WITH(make_workload("pagerank", {{"rmat_a", 0.9}}, 1),
+                      Contains("pagerank.rmat_a + rmat_b + rmat_c + rmat_d"));
   REQUIRE_THROWS_WITH(make_workload("spmv", {{"input", "matrix.csv"}}, 1), Contains("unknown file type"));
   REQUIRE_THROWS_WITH(make_workload("spmv", {{"input", "/nonexistent/a.mtx"}}, 1), Contains("cannot open"));
 }
@@ -53,10 +54,11 @@ TEST_CASE("factory: effective parameters and parameter docs") {
   const json e = workload_effective_params("bfs", {{"source", 3}});
   REQUIRE(e.at("source") == 3);
   REQUIRE(e.at("symmetrize") == true);  // BFS default: undirected
-  REQUIRE(e.at("generator") == "rmat");
+  REQUIRE(e.at("generator") == "uniform");  // BFS default: a Rodinia-like random graph
+  REQUIRE(workload_effective_params("bfs", {{"size", "small"}}).at("generator") == "rmat");
   REQUIRE(workload_effective_params("spmv", json::object()).at("generator") == "uniform");
   const json d = workload_params_doc("histogram");
-  REQUIRE(d.size() == 4);
+  REQUIRE(d.size() == 5);  // four Params fields and the factory's "size"
   REQUIRE(d[2].at("name") == "distribution");
   REQUIRE(d[2].at("choices") == "normal|uniform");
 }
@@ -166,10 +168,10 @@ TEST_CASE("graph kernels read their input from a Matrix Market or edge-list file
   REQUIRE(all_kernels(*bfs_rev).size() == 1);  // vertex 40 has no out-arcs
 }
 
-TEST_CASE("default parameters keep every workload within a few hundred thousand warp instructions") {
+TEST_CASE("size=small keeps every workload within a few hundred thousand warp instructions") {
   for (const auto& name : workload_names()) {
     INFO(name);
-    auto w = make_workload(name, json::object(), 1);
+    auto w = make_workload(name, {{"size", "small"}}, 1);
     uint64_t instrs = 0, mem = 0;
     while (auto k = w->next_kernel())
       for (unsigned c = 0; c < k->num_ctas(); ++c)
@@ -185,4 +187,36 @@ TEST_CASE("default parameters keep every workload within a few hundred thousand 
     REQUIRE(instrs < 400000);
     REQUIRE(mem * 50 > instrs);  // at least 2% memory instructions (tiled GEMM has ~5%)
   }
+}
+
+TEST_CASE("default inputs have footprints of at least 8 x a 512 KB L2, small ones smaller") {
+  constexpr uint64_t kL2 = 512 * 1024;  // paper 001: 8 MCs x 64 KB
+  for (const auto& name : workload_names()) {
+    INFO(name);
+    const uint64_t big = make_workload(name, json::object(), 1)->address_space().bytes();
+    const uint64_t small = make_workload(name, {{"size", "small"}}, 1)->address_space().bytes();
+    UNSCOPED_INFO(name << ": default " << big << " B, small " << small << " B");
+    REQUIRE(big >= 8 * kL2);
+    REQUIRE(small < big);
+  }
+}
+
+TEST_CASE("size: a preset under the other keys, and an unknown size is an error naming the choices") {
+  const json e = workload_effective_params("gemm", {{"size", "small"}, {"k", 64}});
+  REQUIRE(e.at("size") == "small");
+  REQUIRE(e.at("m") == 128);  // from the small preset
+  REQUIRE(e.at("k") == 64);   // given
+  REQUIRE(workload_effective_params("gemm", json::object()).at("size") == "default");
+  REQUIRE(workload_effective_params("gemm", {{"size", "default"}}) == workload_effective_params("gemm", json::object()));
+  // The effective parameters reproduce the run they describe.
+  const json bfs = workload_effective_params("bfs", {{"size", "small"}, {"threads_per_cta", 64}});
+  REQUIRE(bfs.at("scale") == 12);
+  REQUIRE(bfs.at("threads_per_cta") == 64);
+  REQUIRE(workload_effective_params("bfs", bfs) == bfs);
+  REQUIRE_THROWS_WITH(make_workload("gemm", {{"size", "huge"}}, 1),
+                      Contains("gemm.size") && Contains("default|small"));
+  REQUIRE_THROWS_WITH(make_workload("gemm", {{"size", 2}}, 1), Contains("'gemm.size' must be a string"));
+  const json d = workload_params_doc("gemm");
+  REQUIRE(d.back().at("name") == "size");
+  REQUIRE(d.back().at("choices") == "default|small");
 }
