@@ -1,11 +1,13 @@
-# gpusc_add_library(<folder> SOURCES ... DEPS ...): the static library gpusc_<folder>.
+# gpusc_add_library(<folder> SOURCES ... DEPS ...): the static library gpusc_<folder>, also
+# gpusc::<folder> here and in the installed package (cmake/GpuscInstall.cmake).
 function(gpusc_add_library folder)
   cmake_parse_arguments(A "" "" "SOURCES;DEPS" ${ARGN})
   set(t gpusc_${folder})
   add_library(${t} STATIC ${A_SOURCES})
-  target_include_directories(${t} PUBLIC ${CMAKE_SOURCE_DIR}/modules)
+  target_include_directories(${t} PUBLIC $<BUILD_INTERFACE:${CMAKE_SOURCE_DIR}/modules>)
   target_link_libraries(${t} PUBLIC ${A_DEPS})
   gpusc_warnings(${t})
+  gpusc_export(${t} ${folder} ${folder})
 endfunction()
 
 # gpusc_add_testbench(<name> SOURCES ... DEPS ...): a Catch2 executable whose TEST_CASEs
