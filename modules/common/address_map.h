@@ -1,34 +1,35 @@
-// AddressMap: which memory partition owns a global address, and the partition-local address an
-// L2 slice and its DRAM channel index with (DESIGN §6). Paper 000 Table II: the global linear
-// address space is interleaved among partitions in chunks of 256 bytes.
-// Open choice: plain modulo interleave (no address hashing), so a stride of partitions x chunk
-// bytes lands on one partition, as in the papers' baseline.
+// AddressMap: a copyable reference to an AddressMapper (address_mapper.h), for units that keep
+// the map in lambdas (an L2 slice's set index, a DRAM channel's bank map). Every copy refers
+// to the same mapper, so a first-touch mapper keeps one placement state however often it is
+// copied. Built from (partitions, chunk) it owns a FineInterleaveMapper (paper 000 Table II:
+// 256 B chunks), the baseline every unit testbench uses; built from a mapper it refers to that
+// mapper, which must outlive every copy. Units that take an AddressMapper& directly need none.
 #pragma once
 #include <cstdint>
+#include <memory>
 
-#include "common/report.h"
+#include "common/address_mapper.h"
+#include "common/fine_interleave_mapper.h"
 
 namespace gpusc {
 
 class AddressMap {
  public:
-  AddressMap(unsigned partitions, unsigned chunk_bytes = 256) : parts_(partitions), chunk_(chunk_bytes) {
-    if (parts_ == 0) error("AddressMap", "needs at least one memory partition");
-    if (chunk_ == 0 || (chunk_ & (chunk_ - 1)) != 0)
-      error("AddressMap", "interleave chunk must be a power of two bytes, got ", chunk_);
-  }
-  unsigned partitions() const { return parts_; }
-  unsigned chunk_bytes() const { return chunk_; }
-  unsigned partition(uint64_t addr) const { return static_cast<unsigned>((addr / chunk_) % parts_); }
+  AddressMap(unsigned partitions, unsigned chunk_bytes = 256)
+      : owned_(std::make_shared<FineInterleaveMapper>(partitions, chunk_bytes, "AddressMap")), m_(owned_.get()) {}
+  explicit AddressMap(const AddressMapper& mapper) : m_(&mapper) {}
+
+  unsigned partitions() const { return m_->partitions(); }
+  unsigned partition(uint64_t addr) const { return m_->partition(addr); }
   // addr with the partition digit removed: dense within one partition.
-  uint64_t local(uint64_t addr) const { return (addr / chunk_ / parts_) * chunk_ + addr % chunk_; }
+  uint64_t local(uint64_t addr) const { return m_->local(addr); }
   // Inverse of local() for partition p.
-  uint64_t global(unsigned p, uint64_t local_addr) const {
-    return ((local_addr / chunk_) * parts_ + p) * chunk_ + local_addr % chunk_;
-  }
+  uint64_t global(unsigned p, uint64_t local_addr) const { return m_->global(p, local_addr); }
+  const AddressMapper& mapper() const { return *m_; }
 
  private:
-  unsigned parts_, chunk_;
+  std::shared_ptr<const AddressMapper> owned_;  // null when referring to a platform's mapper
+  const AddressMapper* m_;
 };
 
 }  // namespace gpusc

@@ -7,7 +7,7 @@
 namespace gpusc {
 
 CtaScheduler::CtaScheduler(sc_core::sc_module_name name, const Params& p, ClockDomain& clk, Workload& workload,
-                           std::vector<SmCore*> sms)
+                           std::vector<SmCore*> sms, const std::vector<unsigned>& block_of_sm)
     : sc_core::sc_module(name),
       p_(p),
       clk_(clk),
@@ -21,8 +21,10 @@ CtaScheduler::CtaScheduler(sc_core::sc_module_name name, const Params& p, ClockD
   if (sms_.empty()) error(this->name(), "a CTA scheduler needs at least one SM");
   for (SmCore* sm : sms_) {
     if (!sm) error(this->name(), "SM list holds a null pointer");
-    sm->set_on_cta_done([this](SmCore&, unsigned) { cta_done(); });
+    sm->add_cta_done_listener([this](SmCore&, unsigned) { cta_done(); });
   }
+  policy_ = make_cta_policy(p_.policy, static_cast<unsigned>(sms_.size()), block_of_sm,
+                            std::string(this->name()) + ".policy");
   stats_.invariant("ctas_done <= ctas_launched", [this] { return ctas_done_.value() <= ctas_launched_.value(); });
   clk_.wake(*this, 0);
 }
@@ -50,9 +52,26 @@ bool CtaScheduler::start_next_kernel(uint64_t cycle) {
   kernel_ = std::move(k);
   kernel_id_ = kernels_started_++;
   ++kernels_;
-  next_cta_ = retired_ = 0;
+  retired_ = 0;
   total_ctas_ = p_.max_ctas ? std::min(p_.max_ctas, kernel_->num_ctas()) : kernel_->num_ctas();
+  launched_.assign(total_ctas_, false);
+  policy_->start_kernel(total_ctas_);
   return true;
+}
+
+bool CtaScheduler::Offer::can_launch(unsigned sm) const {
+  if (sm >= s_.sms_.size()) error(s_.name(), "the CTA policy asked about SM ", sm, " of ", s_.sms_.size());
+  return s_.sms_[sm]->can_launch(*s_.kernel_);
+}
+
+void CtaScheduler::Offer::launch(unsigned sm, unsigned cta) {
+  if (sm >= s_.sms_.size()) error(s_.name(), "the CTA policy launched on SM ", sm, " of ", s_.sms_.size());
+  if (cta >= s_.total_ctas_ || s_.launched_[cta])
+    error(s_.name(), "the CTA policy handed out CTA ", cta, " of kernel ", s_.kernel_id_, " (", s_.total_ctas_,
+          " CTAs) ", cta >= s_.total_ctas_ ? "which does not exist" : "a second time");
+  s_.launched_[cta] = true;
+  s_.sms_[sm]->launch(s_.kernel_, s_.kernel_id_, cta);
+  ++s_.ctas_launched_;
 }
 
 bool CtaScheduler::tick(uint64_t cycle) {
@@ -67,19 +86,8 @@ bool CtaScheduler::tick(uint64_t cycle) {
     }
     if (!start_next_kernel(cycle)) return false;
   }
-  // At most one CTA per SM this cycle, scanning from the SM after the last one served.
-  const unsigned n = static_cast<unsigned>(sms_.size());
-  const unsigned first = rr_;
-  bool launched = false;
-  for (unsigned i = 0; i < n && next_cta_ < total_ctas_; ++i) {
-    const unsigned s = (first + i) % n;
-    if (!sms_[s]->can_launch(*kernel_)) continue;
-    sms_[s]->launch(kernel_, kernel_id_, next_cta_++);
-    ++ctas_launched_;
-    launched = true;
-    rr_ = (s + 1) % n;
-  }
-  return launched && next_cta_ < total_ctas_;  // else an SM's retired CTA wakes us
+  const bool launched = policy_->pending() > 0 && policy_->assign(offer_);
+  return launched && policy_->pending() > 0;  // else an SM's retired CTA wakes us
 }
 
 }  // namespace gpusc

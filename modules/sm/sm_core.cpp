@@ -166,7 +166,7 @@ void SmCore::retire(uint64_t cycle) {
     --ctas_;
     threads_ -= c.threads;
     ++ctas_completed_;
-    if (on_cta_done_) on_cta_done_(*this, c.cta_id);
+    for (const CtaDone& f : cta_done_listeners_) f(*this, c.cta_id);
   }
 }
 

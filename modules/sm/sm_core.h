@@ -9,7 +9,8 @@
 //   2. one line request leaves mem_queue through mem_out, unless mem_out still waits for the
 //      L1 to take the previous one (back-pressure);
 //   3. warps whose stream ended, with no load outstanding and their last latency elapsed,
-//      finish; a CTA whose warps all finished retires and on_cta_done runs;
+//      finish; a CTA whose warps all finished retires and every CTA-done listener runs, in the
+//      order they were added;
 //   4. each warp scheduler issues at most one instruction of its own warps (slot % schedulers)
 //      whose fetched instruction is ready: compute -> the warp's next instruction may issue
 //      compute_cycles later (at least 1); load/atomic -> its line requests (Coalescer) enter
@@ -98,7 +99,9 @@ class SmCore : public sc_core::sc_module, private Tickable {
   SmCore(const SmCore&) = delete;
   SmCore& operator=(const SmCore&) = delete;
 
-  void set_on_cta_done(CtaDone f) { on_cta_done_ = std::move(f); }
+  // Adds a listener to CTA completions; listeners compose (a CTA scheduler, a tracer, a test
+  // each add their own), none replaces another.
+  void add_cta_done_listener(CtaDone f) { cta_done_listeners_.push_back(std::move(f)); }
   void set_on_issue(IssueHook f) { on_issue_ = std::move(f); }  // off by default
 
   // A CTA of k fits an empty SM (else no SM of this configuration can ever run k).
@@ -165,7 +168,7 @@ class SmCore : public sc_core::sc_module, private Tickable {
   uint64_t outstanding_ = 0;
   uint64_t last_tick_ = UINT64_MAX;
   Gap gap_ = Gap::Idle;
-  CtaDone on_cta_done_;
+  std::vector<CtaDone> cta_done_listeners_;
   IssueHook on_issue_;
 
   TraceHook trace_;  // per warp slot: "load wait" from the first outstanding load line to the last reply

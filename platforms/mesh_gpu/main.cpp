@@ -37,6 +37,12 @@ const char* kUsage = R"(usage: mesh_gpu [options]
   --trace FILE                write a Perfetto/Chrome transaction trace
   --list                      list presets, overlays and workloads
   --quiet                     no summary table
+Memory placement and CTA scheduling (defaults: one block, fine-interleave, round-robin):
+  --set blocks=N                      consecutive SMs and MCs form N blocks
+  --set address_map.kind=first-touch  a page lives in the block that touched it first
+                                      (address_map.page_bytes, 4096); else fine-interleave
+  --set cta.policy=contiguous-groups  one contiguous group of CTA ids per block; or greedy
+                                      (lowest SM with room first), round-robin
 IPC is thread instructions per core cycle (GPGPU-Sim's definition); latencies are core cycles.
 )";
 

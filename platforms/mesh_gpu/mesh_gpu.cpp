@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "common/contiguous_split.h"
 #include "common/report.h"
 #include "noc/mesh_placement.h"
 
@@ -59,6 +60,20 @@ Cache::Params MeshGpu::Params::l1_defaults() {
   return c;
 }
 
+std::unique_ptr<AddressMapper> MeshGpu::build_mapper(const Params& p, const std::string& where) {
+  validate(p, where);
+  if (p.blocks > p.sms)
+    error(where, "blocks = ", p.blocks, " but sms = ", p.sms, ": every block needs at least one SM");
+  if (p.address_map.kind == "first-touch" && p.blocks > p.mcs)
+    error(where, "address_map.kind = first-touch with blocks = ", p.blocks, " needs at least one MC per block, but mcs = ",
+          p.mcs);
+  const ContiguousSplit split(p.mcs, p.blocks);
+  std::vector<std::vector<unsigned>> mcs_of_block(p.blocks);
+  for (unsigned b = 0; b < p.blocks; ++b)
+    for (unsigned i = split.begin(b); i < split.end(b); ++i) mcs_of_block[b].push_back(i);
+  return make_address_mapper(p.address_map, p.interleave_bytes, mcs_of_block, where + ".address_map");
+}
+
 MeshGpu::MeshGpu(sc_core::sc_module_name name, const Params& p, Workload& workload)
     : sc_core::sc_module(name),
       p_(p),
@@ -66,7 +81,8 @@ MeshGpu::MeshGpu(sc_core::sc_module_name name, const Params& p, Workload& worklo
       core_("core_clk", p.core_mhz),
       noc_clk_("noc_clk", p.noc_mhz),
       dram_clk_("dram_clk", p.dram_mhz),
-      map_(p.mcs, p.interleave_bytes),
+      mapper_(build_mapper(p, this->name())),
+      map_(*mapper_),
       sms_("sm"),
       l1s_("l1"),
       mcs_("mc"),
@@ -78,8 +94,9 @@ MeshGpu::MeshGpu(sc_core::sc_module_name name, const Params& p, Workload& worklo
       reply_bytes_(stats_.counter("reply_data_bytes", Unit::Bytes, "read/atomic reply data delivered to L1s")),
       reply_packets_in_(stats_.counter("reply_messages_injected", Unit::Count, "replies handed to MC NIs")),
       request_packets_in_(stats_.counter("request_messages_injected", Unit::Count, "requests handed to SM NIs")) {
-  validate(p_, this->name());
   place_nodes();
+  const ContiguousSplit sm_split(p_.sms, p_.blocks);
+  for (unsigned i = 0; i < p_.sms; ++i) block_of_sm_.push_back(sm_split.group_of(i));
   build_networks();
   sms_.init(p_.sms, [&](const char* nm, size_t i) { return new SmCore(nm, p_.sm, core_, sm_nodes_[i]); });
   l1s_.init(p_.sms, [&](const char* nm, size_t i) { return new Cache(nm, p_.l1, core_, sm_nodes_[i]); });
@@ -91,7 +108,7 @@ MeshGpu::MeshGpu(sc_core::sc_module_name name, const Params& p, Workload& worklo
 
   std::vector<SmCore*> cores;
   for (auto& s : sms_) cores.push_back(&s);
-  cta_ = std::make_unique<CtaScheduler>("cta", p_.cta, core_, workload_, cores);
+  cta_ = std::make_unique<CtaScheduler>("cta", p_.cta, core_, workload_, cores, block_of_sm_);
   cta_->set_on_kernel_boundary([this](unsigned) {
     for (auto& l1 : l1s_) l1.flush();  // L1s are not coherent: invalidate between kernels
   });
@@ -145,7 +162,10 @@ void MeshGpu::wire_sm(unsigned i) {
   l1.up_out.bind(sm.mem_in);
   l1.down_out.bind(req_ni(node).in[req_vnet()]);
   rep_ni(node).out[rep_vnet()].bind(l1.down_in);
-  l1.set_route([this](tlm::tlm_generic_payload& gp, MemExt& e) { e.dst = mc_nodes_[map_.partition(gp.get_address())]; });
+  // The requester's route is where first touch is reported: the block of the SM behind this L1.
+  l1.set_route([this, block = block_of_sm_[i]](tlm::tlm_generic_payload& gp, MemExt& e) {
+    e.dst = mc_nodes_[mapper_->map(gp.get_address(), block).partition];
+  });
 
   close_unused(req_ni(node).out[req_vnet()], rep_ni(node).in[rep_vnet()]);  // SMs take no requests, send no replies
 

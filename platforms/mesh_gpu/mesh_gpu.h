@@ -8,7 +8,14 @@
 //                          the separate request / reply crossbars of paper 001 §4.2)
 // Nodes: a mesh has k x m nodes, each hosting an SM or an MC; MCs sit where `placement` puts them
 // (noc/mesh_placement.h), SMs on the remaining nodes in id order. A crossbar has one port per SM
-// and MC (SMs first). Addresses are interleaved over MCs by the AddressMap.
+// and MC (SMs first).
+// Blocks, address map, CTA policy: `blocks` groups consecutive SM ids and consecutive MC ids
+// into that many blocks (ContiguousSplit: the first groups one larger when uneven); one block
+// by default. `address_map.kind` picks the AddressMapper the L1s route with and the MCs index
+// with (one mapper, shared): fine-interleave (default: interleave_bytes chunks over all MCs) or
+// first-touch (a page lives in the block of the SM whose request reached memory first,
+// interleaved in interleave_bytes chunks over that block's MCs). `cta.policy` picks the
+// CtaPolicy: round-robin (default), contiguous-groups (one CTA group per block) or greedy.
 // Measurement (paper 001 §2.1): a line request's L1 miss penalty splits into request latency
 // (its head flit injected at the SM until the MC takes it; MemoryPartition measures it), memory
 // latency (the MC takes it until its reply is handed to the MC's NI) and reply latency (until the
@@ -25,6 +32,7 @@
 #include <systemc>
 
 #include "common/address_map.h"
+#include "common/address_mapper.h"
 #include "common/clock_domain.h"
 #include "common/params.h"
 #include "common/stats.h"
@@ -48,6 +56,8 @@ class MeshGpu : public sc_core::sc_module {
     std::string network = "vnets";     // vnets | separate
     std::string placement = "bottom";  // MC placement on a mesh
     unsigned interleave_bytes = 256;    // address interleave among MCs (paper 000 Table II)
+    unsigned blocks = 1;                // blocks of consecutive SMs and MCs (address map, CTA policy)
+    AddressMapper::Params address_map;  // fine-interleave | first-touch pages
     noc::Network::Params noc = noc_defaults();
     SmCore::Params sm;
     Cache::Params l1 = l1_defaults();
@@ -55,14 +65,19 @@ class MeshGpu : public sc_core::sc_module {
     CtaScheduler::Params cta;
     template <class F> static void describe(F&& f) {
       using S = Params;
-      GPUSC_PARAM_R(sms, 1, 255, "streaming multiprocessors [count]");
+      GPUSC_PARAM_R(sms, 1, 1 << 16, "streaming multiprocessors [count] (the network limits the node count)");
       GPUSC_PARAM_R(mcs, 1, 64, "memory partitions (L2 slice + DRAM channel) [count]");
       GPUSC_PARAM_R(core_mhz, 1, 1e5, "core / L1 / L2 clock [MHz]");
       GPUSC_PARAM_R(noc_mhz, 1, 1e5, "interconnect clock [MHz]");
       GPUSC_PARAM_R(dram_mhz, 1, 1e5, "DRAM command clock [MHz]");
       GPUSC_PARAM_C(network, "vnets|separate", "request/reply as virtual networks of one NoC, or two physical NoCs");
       GPUSC_PARAM_C(placement, "bottom|top-bottom|edge|diamond", "MC placement on a mesh (001 §5.4)");
-      GPUSC_PARAM_R(interleave_bytes, 1, 1 << 20, "address interleave chunk among MCs [bytes]");
+      GPUSC_PARAM_R(interleave_bytes, 1, 1 << 20,
+                    "address interleave chunk among MCs [bytes] (first-touch: among the MCs of a page's block)");
+      GPUSC_PARAM_R(blocks, 1, 1 << 16,
+                    "blocks: consecutive SM ids and MC ids split into this many groups, for address_map.kind = "
+                    "first-touch and cta.policy = contiguous-groups [count]");
+      GPUSC_PARAM(address_map, "address mapper (which MC owns an address)");
       GPUSC_PARAM(noc, "network(s); with network=separate both use these parameters");
       GPUSC_PARAM(sm, "SM core");
       GPUSC_PARAM(l1, "L1 data cache (write-through, no write-allocate)");
@@ -92,6 +107,8 @@ class MeshGpu : public sc_core::sc_module {
   noc::Network& reply_net() { return rep_net_ ? *rep_net_ : *req_net_; }
   unsigned sm_node(unsigned i) const { return sm_nodes_[i]; }
   unsigned mc_node(unsigned i) const { return mc_nodes_[i]; }
+  unsigned block_of_sm(unsigned i) const { return block_of_sm_[i]; }
+  const AddressMapper& address_mapper() const { return *mapper_; }
   uint64_t cycles() const { return finish_cycle_; }
 
   // The summary of paper-style figures the command line prints (also in the stats JSON).
@@ -107,6 +124,7 @@ class MeshGpu : public sc_core::sc_module {
   void set_observers(Observers o) { obs_ = std::move(o); }
 
  private:
+  static std::unique_ptr<AddressMapper> build_mapper(const Params& p, const std::string& where);
   void place_nodes();
   void build_networks();
   void wire_sm(unsigned i);
@@ -120,8 +138,10 @@ class MeshGpu : public sc_core::sc_module {
   const Params p_;
   Workload& workload_;
   ClockDomain core_, noc_clk_, dram_clk_;
-  AddressMap map_;
+  std::unique_ptr<AddressMapper> mapper_;  // the one address mapper, shared by reference
+  AddressMap map_;                         // a reference to *mapper_ for the MCs
   std::vector<unsigned> sm_nodes_, mc_nodes_, mc_of_node_;
+  std::vector<unsigned> block_of_sm_;
   std::unique_ptr<noc::Network> req_net_, rep_net_;
   sc_core::sc_vector<SmCore> sms_;
   sc_core::sc_vector<Cache> l1s_;

@@ -66,7 +66,8 @@ MessageLog::MessageLog(MeshGpu& gpu)
     const MemExt* e = gp.get_extension<MemExt>();
     injected_.push_back(InjectedMsg{node, e->kind, e->is_reply, gp.get_data_length(),
                                     e->dests.empty() ? DestSet::single(e->dst) : e->dests,
-                                    e->is_reply ? e->t_reply_inject - e->t_mem_accept : sc_core::SC_ZERO_TIME});
+                                    e->is_reply ? e->t_reply_inject - e->t_mem_accept : sc_core::SC_ZERO_TIME,
+                                    gp.get_address()});
   };
   gpu.set_observers(std::move(o));
 }

@@ -34,6 +34,7 @@ struct InjectedMsg {
   unsigned data_bytes; // payload data_length
   DestSet dests;       // destinations the NI routes to (dests, or {dst} for unicast)
   sc_core::sc_time in_memory;  // replies: MC took the request (t_mem_accept) to this injection
+  uint64_t address;            // payload address
 };
 
 class MessageLog {

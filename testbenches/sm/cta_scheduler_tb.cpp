@@ -1,6 +1,8 @@
 // CtaScheduler tests: CTA limits delaying launches, round-robin order over 3 SMs carried
 // across kernels, the kernel-boundary hook (once per kernel, after the drain), short-run
-// limits, and an end-to-end run of a real workload against the scripted memory.
+// limits, the contiguous-groups and greedy policies on real SMs, another CTA-done listener
+// kept next to the scheduler's, bad policies, and an end-to-end run of a real workload
+// against the scripted memory. The policies' exact per-cycle choices: cta_policy_tb.cpp.
 // Timing: the scheduler starts at cycle 0; a CTA launched in cycle c issues from c + 1; a CTA
 // retired in cycle c wakes the scheduler at c + 1.
 #include <catch2/catch.hpp>
@@ -153,6 +155,85 @@ TEST_CASE("CtaScheduler: max_kernels and max_ctas cut a run short", "[cta]") {
   CHECK(hooks == 1);
   CHECK(stat("cta.kernels") == 1);
   CHECK(stat("cta.ctas_launched") == 2);
+}
+
+TEST_CASE("CtaScheduler: another CTA-done listener, added before or after the scheduler, still runs", "[cta]") {
+  // 2 SMs, 6 CTAs of one 5-cycle instruction. A tracer listens to SM 0 before the scheduler
+  // exists and to SM 1 after: each hears exactly the CTAs its SM ran, and the scheduler still
+  // sees every retirement (it finishes, with 6 CTAs done).
+  SmBench b("b", {SmCore::Params{}, SmCore::Params{}}, 10);
+  std::vector<std::vector<unsigned>> heard(2);
+  b.sm[0].add_cta_done_listener([&](SmCore& sm, unsigned cta) {
+    CHECK(&sm == &b.sm[0]);
+    heard[0].push_back(cta);
+  });
+  ScriptWorkload w;
+  w.add("k", 6, 32, computes(5));
+  b.schedule(w);
+  b.sm[1].add_cta_done_listener([&](SmCore&, unsigned cta) { heard[1].push_back(cta); });
+  b.run(200);
+  REQUIRE(b.cta->done());
+  CHECK(stat("cta.ctas_done") == 6);
+  std::vector<std::vector<unsigned>> ran(2);
+  for (const Start& s : starts(b)) ran[s.sm].push_back(s.cta);
+  for (unsigned s = 0; s < 2; ++s) {
+    std::sort(heard[s].begin(), heard[s].end());
+    CHECK(heard[s] == ran[s]);
+  }
+  CHECK(heard[0].size() + heard[1].size() == 6);
+}
+
+TEST_CASE("CtaScheduler: contiguous-groups sends the same CTA ids to the same block at every launch", "[cta]") {
+  // 4 SMs in 2 blocks (SMs 0, 1 | 2, 3), one CTA per SM at a time; three launches of a
+  // 9-CTA kernel: CTAs 0-4 (the larger group) run on block 0, 5-8 on block 1, every time.
+  SmCore::Params p;
+  p.max_ctas = 1;
+  SmBench b("b", {p, p, p, p}, 10);
+  ScriptWorkload w;
+  for (int k = 0; k < 3; ++k) w.add("k" + std::to_string(k), 9, 32, computes(3 + 4 * k));
+  CtaScheduler::Params cp;
+  cp.policy = "contiguous-groups";
+  b.schedule(w, cp, {0, 0, 1, 1});
+  b.run(1000);
+  REQUIRE(b.cta->done());
+  const auto s = starts(b);
+  REQUIRE(s.size() == 27);
+  for (const Start& x : s) {
+    INFO(x);
+    CHECK(x.sm / 2 == (x.cta < 5 ? 0u : 1u));
+  }
+  // In the first cycle each SM takes its block's next CTA: 0, 1 on block 0 and 5, 6 on block 1.
+  CHECK(std::vector<Start>(s.begin(), s.begin() + 4) ==
+        std::vector<Start>{{1, 0, 0, 0}, {1, 1, 0, 1}, {1, 2, 0, 5}, {1, 3, 0, 6}});
+}
+
+TEST_CASE("CtaScheduler: greedy fills SM 0 before SM 1 and leaves SM 2 idle for a small grid", "[cta]") {
+  // 3 SMs of 2 CTAs, 4 CTAs of one 10-cycle instruction: all launched in cycle 0.
+  SmCore::Params p;
+  p.max_ctas = 2;
+  SmBench b("b", {p, p, p}, 10);
+  ScriptWorkload w;
+  w.add("k", 4, 32, computes(10));
+  CtaScheduler::Params cp;
+  cp.policy = "greedy";
+  b.schedule(w, cp);
+  b.run(100);
+  REQUIRE(b.cta->done());
+  CHECK(starts(b) == std::vector<Start>{{1, 0, 0, 0}, {1, 0, 0, 1}, {1, 1, 0, 2}, {1, 1, 0, 3}});
+  CHECK(b.stat(2, "ctas_completed") == 0);
+}
+
+TEST_CASE("CtaScheduler: an unknown policy or a block without SMs is an error", "[cta][config]") {
+  SmBench b("b", {SmCore::Params{}, SmCore::Params{}, SmCore::Params{}}, 10);
+  ScriptWorkload w;
+  w.add("k", 2, 32, computes(1));
+  CtaScheduler::Params cp;
+  cp.policy = "fifo";
+  REQUIRE_THROWS_WITH(b.schedule(w, cp),
+                      Catch::Contains("parameter 'cta.policy' = \"fifo\" is not one of round-robin|contiguous-groups|greedy"));
+  cp.policy = "contiguous-groups";
+  REQUIRE_THROWS_WITH(b.schedule(w, cp, {0, 2, 2}), Catch::Contains("block 1 has no SM"));
+  REQUIRE_THROWS_WITH(b.schedule(w, cp, {0, 1}), Catch::Contains("block_of_sm lists 2 SMs, but there are 3"));
 }
 
 TEST_CASE("CtaScheduler: a CTA larger than an SM is an error", "[cta][config]") {

@@ -76,7 +76,7 @@ TEST_CASE("SmCore: compute latency spaces a warp's instructions and two schedule
   // instruction has 4 active lanes. thread_instructions = 4 * 32 + 2 * 32 + 4 = 196.
   SmBench b("b", {SmCore::Params{}}, 10);
   std::vector<uint64_t> done;
-  b.sm[0].set_on_cta_done([&](SmCore&, unsigned) { done.push_back(b.clk.now()); });
+  b.sm[0].add_cta_done_listener([&](SmCore&, unsigned) { done.push_back(b.clk.now()); });
   b.sm[0].launch(kernel(1, 64, [](unsigned, unsigned w) {
                    if (w == 0) return std::vector<WarpInstr>{compute(0, 4), compute(0x10, 16), compute(0x20, 1),
                                                              compute(0x30, 4)};
@@ -202,7 +202,7 @@ TEST_CASE("SmCore: stores do not block the warp and the CTA retires before the w
   // 2 + 100 and taken at 103: until then the SM holds no CTA but is not idle.
   SmBench b("b", {one_scheduler()}, 100);
   std::vector<uint64_t> done;
-  b.sm[0].set_on_cta_done([&](SmCore&, unsigned) { done.push_back(b.clk.now()); });
+  b.sm[0].add_cta_done_listener([&](SmCore&, unsigned) { done.push_back(b.clk.now()); });
   b.sm[0].launch(kernel(1, 32, [](unsigned, unsigned) {
                    return std::vector<WarpInstr>{mem(Op::Store, 0x10, 0x1000, 4), compute(0x20, 1), compute(0x30, 1)};
                  }),

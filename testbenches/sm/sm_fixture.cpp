@@ -103,10 +103,10 @@ SmBench::SmBench(sc_core::sc_module_name name, const std::vector<SmCore::Params>
   }
 }
 
-void SmBench::schedule(Workload& w, const CtaScheduler::Params& p) {
+void SmBench::schedule(Workload& w, const CtaScheduler::Params& p, const std::vector<unsigned>& block_of_sm) {
   std::vector<SmCore*> v;
   for (auto& s : sm) v.push_back(&s);
-  cta = std::make_unique<CtaScheduler>("cta", p, clk, w, v);
+  cta = std::make_unique<CtaScheduler>("cta", p, clk, w, v, block_of_sm);
 }
 
 std::vector<Issue> SmBench::of(int s, int warp) const {

@@ -113,8 +113,8 @@ struct SmBench : sc_core::sc_module {
 
   // One SM per entry of `p`, SM i on node i + 10, each with a memory of `latency` cycles.
   SmBench(sc_core::sc_module_name name, const std::vector<SmCore::Params>& p, unsigned latency);
-  // A CtaScheduler over all SMs running `w`.
-  void schedule(Workload& w, const CtaScheduler::Params& p = {});
+  // A CtaScheduler over all SMs running `w` (block_of_sm: the SMs' blocks, empty = one block).
+  void schedule(Workload& w, const CtaScheduler::Params& p = {}, const std::vector<unsigned>& block_of_sm = {});
   void run(uint64_t cycles) { sc_core::sc_start(clk.time_of(cycles) - sc_core::sc_time_stamp()); }
   // Issues of SM `s` (all SMs when s < 0), optionally only of warp `warp`.
   std::vector<Issue> of(int s, int warp = -1) const;

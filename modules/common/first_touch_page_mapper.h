@@ -1,0 +1,69 @@
+// FirstTouchPageMapper: page-granular placement by first touch (paper 003 §5.3, DESIGN §6).
+// Memory is split into blocks (a GPU module, a GPU) that each own some partitions. The first
+// map(addr, requester_block) of a page makes the requester's block its owner; the page never
+// moves afterwards, whoever touches it later. Paper 003's example (Figure 11), one partition per
+// block: P0 first touched from GPM0 -> MP0; P1, P2 from GPM1 -> MP1; P3 from GPM0 -> MP0.
+// Inside its block a page gets the block's next free frame (frames are handed out in
+// first-touch order from 0), so the block's memory is a dense "block-local" space
+//   block_local = frame * page + addr mod page
+// which is interleaved over the block's k partitions in `chunk` bytes, as FineInterleaveMapper
+// does over all partitions (003 §5.3: "we will still interleave addresses at a fine granularity
+// across the memory channels of each memory partition"):
+//   partition = partitions_of_block[b][(block_local / chunk) mod k]
+//   local     = (block_local / chunk / k) * chunk + block_local mod chunk
+// chunk = page makes the interleave page-granular: the block's n-th page goes to its partition
+// n mod k.
+// Open choices: the page size (003 gives none; platforms default to 4 KB); frames in touch
+// order (a driver's allocator) rather than page number mod k, so a block's partitions fill
+// evenly and partition-local addresses stay dense; no capacity limit (a block never runs out
+// of frames); pages are never migrated or freed.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "common/address_mapper.h"
+
+namespace gpusc {
+
+class FirstTouchPageMapper final : public AddressMapper {
+ public:
+  // partitions_of_block[b]: the partitions of block b, in interleave order (at least one block,
+  // each with at least one partition; every partition 0 .. P-1 in exactly one block).
+  // page_bytes, chunk_bytes: powers of two, chunk_bytes <= page_bytes. `who` names the owner
+  // (a config section) in errors.
+  FirstTouchPageMapper(std::vector<std::vector<unsigned>> partitions_of_block, uint64_t page_bytes,
+                       unsigned chunk_bytes, const std::string& who = "FirstTouchPageMapper");
+
+  unsigned partitions() const override { return static_cast<unsigned>(block_of_part_.size()); }
+  Target map(uint64_t addr, unsigned requester_block) override;
+  unsigned partition(uint64_t addr) const override { return target(addr, page_of(addr)).partition; }
+  uint64_t local(uint64_t addr) const override { return target(addr, page_of(addr)).local; }
+  uint64_t global(unsigned p, uint64_t local_addr) const override;
+  bool placed(uint64_t addr) const override { return pages_.count(addr >> page_shift_) != 0; }
+
+  unsigned blocks() const { return static_cast<unsigned>(parts_of_block_.size()); }
+  uint64_t page_bytes() const { return uint64_t{1} << page_shift_; }
+  unsigned block_of_partition(unsigned p) const { return block_of_part_.at(p); }
+  unsigned owner(uint64_t addr) const { return page_of(addr).block; }  // placed pages only
+  uint64_t pages_of(unsigned block) const { return frames_.at(block).size(); }
+  uint64_t pages() const { return pages_.size(); }
+
+ private:
+  struct Page {
+    unsigned block;
+    uint64_t frame;  // index among the block's pages, in first-touch order
+  };
+  const Page& page_of(uint64_t addr) const;
+  Target target(uint64_t addr, const Page& pg) const;
+
+  const std::string who_;
+  std::vector<std::vector<unsigned>> parts_of_block_;
+  std::vector<unsigned> block_of_part_, index_in_block_;  // [partition]
+  unsigned page_shift_ = 0, chunk_shift_ = 0;
+  std::unordered_map<uint64_t, Page> pages_;   // page number -> placement
+  std::vector<std::vector<uint64_t>> frames_;  // [block][frame] -> page number
+};
+
+}  // namespace gpusc
