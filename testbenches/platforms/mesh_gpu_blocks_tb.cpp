@@ -99,7 +99,7 @@ TEST_CASE("mesh_gpu blocks: fine interleave spreads the same run's reads over bo
 
 TEST_CASE("mesh_gpu blocks: greedy runs bfs (one launch per level) to the end", "[mesh_gpu][blocks]") {
   GpuBench b(small_params("ics8x8", {{"cta", {{"policy", "greedy"}}}}), "bfs",
-             {{"scale", 8}, {"threads_per_cta", 64}});
+             {{"size", "small"}, {"scale", 8}, {"threads_per_cta", 64}});
   REQUIRE(b.run());
   require_drained_and_answered_once(b);
   CHECK(b.stat("gpu.cta.kernels") > 2);
