@@ -213,6 +213,19 @@ void PacketCoalescingUnit::stage1(uint64_t cycle) {
   occupancy_changed(+1);
 }
 
+void PacketCoalescingUnit::summarize(json& summary, const std::vector<const McStage*>& all) const {
+  double grouped = 0, reads = 0, multicast = 0;
+  for (const McStage* st : all) {
+    const auto* pcu = dynamic_cast<const PacketCoalescingUnit*>(st);
+    if (!pcu) error(name(), "summarize: a stage of another type is listed with the PCUs");
+    grouped += static_cast<double>(pcu->grouped_.value());
+    reads += static_cast<double>(pcu->reads_.value());
+    multicast += static_cast<double>(pcu->multicast_.value());
+  }
+  summary["coalescing_ratio"] = reads > 0 ? grouped / reads : 0.0;
+  summary["multicast_replies"] = multicast;
+}
+
 int PacketCoalescingUnit::find(uint64_t block) const {
   for (unsigned i = 0; i < rgr_.size(); ++i)
     if (rgr_[i].valid && rgr_[i].block == block) return static_cast<int>(i);

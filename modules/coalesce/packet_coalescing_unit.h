@@ -1,5 +1,9 @@
 // PacketCoalescingUnit (PCU): request grouping and reply merging in front of one memory
 // partition's L2 (paper 001 §3.2, Figure 3; 128 RGRs per PCU in §5.1, 64..1024 in §5.4).
+// A memory-partition stage (mem/mc_stage.h) on both paths, registered as "pcu" by
+// coalesce_stages.h: in() = req_in, to_l2() = to_mem, from_l2() = from_mem, out() = reply_out;
+// idle() = drained(), stall_cycles() = mc_stall_cycles(). With `mc.stages: ["pcu"]` it is the
+// partition's first stage, its parameters under mc.stage_params.pcu.
 //
 //   req_in --> stage 1 (RGRs + pointer ring | write buffer) --> stage 2 (request selector) --> to_mem
 //   reply_out <-- reply queue <-- merge unit (RGR lookup) <------------------------------ from_mem
@@ -46,6 +50,8 @@
 // ratio" (coalesced packets / reply packets of the baseline, which sends one per read) counts
 // every read of a multi-destination group, including its first: inter_core_locality_ratio =
 // (grouped_requests + multicast_replies) / reads.
+// Summary lines (summarize(), over the PCUs of every partition): coalescing_ratio = the sum of
+// grouped_requests / the sum of reads, and multicast_replies = their sum.
 #pragma once
 #include <cstdint>
 #include <deque>
@@ -59,10 +65,11 @@
 #include "common/msg_port.h"
 #include "common/params.h"
 #include "common/stats.h"
+#include "mem/mc_stage.h"
 
 namespace gpusc {
 
-class PacketCoalescingUnit : public sc_core::sc_module, private Tickable {
+class PacketCoalescingUnit : public sc_core::sc_module, public McStage, private Tickable {
  public:
   struct Params {
     unsigned rgrs = 128;         // request grouping registers (001 §5.1: 128; §5.4 sweeps 64..1024)
@@ -98,6 +105,16 @@ class PacketCoalescingUnit : public sc_core::sc_module, private Tickable {
   bool drained() const;
   // Cycles a reply waited for reply_out (MC stall time, paper 001 §2.1).
   uint64_t mc_stall_cycles() const { return mc_stall_cycles_.value(); }
+
+  // McStage (mem/mc_stage.h).
+  MsgIn* in() override { return &req_in; }
+  MsgOut* to_l2() override { return &to_mem; }
+  MsgIn* from_l2() override { return &from_mem; }
+  MsgOut* out() override { return &reply_out; }
+  bool idle() const override { return drained(); }
+  uint64_t stall_cycles() const override { return mc_stall_cycles(); }
+  // coalescing_ratio and multicast_replies over `all` (PacketCoalescingUnits): see Stats above.
+  void summarize(json& summary, const std::vector<const McStage*>& all) const override;
 
  private:
   struct Rgr {

@@ -14,8 +14,11 @@
 //   };
 //
 // Config key = member name. Supported field types: bool, integers, double, std::string,
-// std::vector of those, and nested sections (a struct with its own describe(): keys a.b.c); a
-// section's defaults are those the enclosing struct gives it, which may differ from its type's.
+// std::vector of those, nested sections (a struct with its own describe(): keys a.b.c; a
+// section's defaults are those the enclosing struct gives it, which may differ from its type's),
+// and `json` for a free-form object whose keys the owner checks itself when it uses them (e.g.
+// the parameters of configurable stages, mem/mc_stage.h). A json field is loaded as a JSON merge
+// patch over its current value, so one key still changes one key.
 #pragma once
 #include <cstdint>
 #include <limits>
@@ -74,6 +77,7 @@ template <class T> const char* type_name() {
   else if constexpr (std::is_integral_v<T>) return "integer";
   else if constexpr (std::is_floating_point_v<T>) return "number";
   else if constexpr (std::is_same_v<T, std::string>) return "string";
+  else if constexpr (std::is_same_v<T, json>) return "JSON object";
   else if constexpr (is_section_t<T>) return "section";
   else return "list";
 }
@@ -105,6 +109,9 @@ template <class T> bool convert(const json& j, T& out) {
   } else if constexpr (std::is_same_v<T, std::string>) {
     if (!j.is_string()) return false;
     out = j.get<std::string>();
+  } else if constexpr (std::is_same_v<T, json>) {
+    if (!j.is_object()) return false;
+    out.merge_patch(j);  // over the current value: one key changes one key
   } else {
     static_assert(is_vector<T>::value, "unsupported Params field type");
     if (!j.is_array()) return false;

@@ -1,5 +1,9 @@
 #include "mem/memory_partition.h"
 
+#include <map>
+
+#include "common/report.h"
+
 namespace gpusc {
 
 Cache::Params MemoryPartition::Params::l2_defaults() {
@@ -20,10 +24,34 @@ DramChannel::Params MemoryPartition::Params::dram_defaults() {
   return d;
 }
 
+MemoryPartition::Params MemoryPartition::Params::with_stage_defaults(const Params& p, const McStageRegistry& registry,
+                                                                   const std::string& where) {
+  Params q = p;
+  q.stage_params = json::object();
+  for (size_t i = 0; i < p.stages.size(); ++i) {
+    const std::string& s = p.stages[i];
+    for (size_t j = 0; j < i; ++j)
+      if (p.stages[j] == s)
+        error("gpusc.params", "stage '", s, "' is listed twice in ", where, ".stages; a chain holds each stage once");
+    const McStageRegistry::Entry& e = registry.at(s, where + ".stages");
+    const auto given = p.stage_params.find(s);
+    q.stage_params[s] = e.params(given == p.stage_params.end() ? json::object() : *given, where + ".stage_params." + s);
+  }
+  for (const auto& [name, value] : p.stage_params.items())
+    if (!q.stage_params.contains(name)) {
+      std::string listed;
+      for (const auto& s : p.stages) listed += (listed.empty() ? "" : ", ") + s;
+      error("gpusc.params", where, ".stage_params.", name, " configures a stage that is not in ", where,
+            ".stages (", listed.empty() ? "empty" : listed, "); add it to the list or remove the key");
+    }
+  return q;
+}
+
 MemoryPartition::MemoryPartition(sc_core::sc_module_name name, const Params& p, ClockDomain& core,
-                                 ClockDomain& dram_clk, unsigned node, const AddressMap& map)
+                                 ClockDomain& dram_clk, unsigned node, const AddressMap& map,
+                                 const McStageRegistry& stages)
     : sc_core::sc_module(name),
-      p_(p),
+      p_(Params::with_stage_defaults(p, stages, this->name())),
       l2_("l2", p.l2, core, node),
       dram_("dram", p.dram, dram_clk),
       locality_("locality", p.locality, core),
@@ -34,11 +62,7 @@ MemoryPartition::MemoryPartition(sc_core::sc_module_name name, const Params& p, 
   dram_.set_address_map([map](uint64_t a) { return map.local(a); });
   l2_.down_out.bind(dram_.in);
   dram_.out.bind(l2_.down_in);
-  if (p_.pcu) {
-    pcu_ = std::make_unique<PacketCoalescingUnit>("pcu", p_.coalescer, core);
-    pcu_->to_mem.bind(l2_.up_in);
-    l2_.up_out.bind(pcu_->from_mem);
-  }
+  build_stages(stages, core, node, map);
   in().set_tap([this, &core](tlm::tlm_generic_payload& gp) {
     MemExt& e = mem_ext(gp, this->name());
     e.t_mem_accept = sc_core::sc_time_stamp();
@@ -51,13 +75,64 @@ MemoryPartition::MemoryPartition(sc_core::sc_module_name name, const Params& p, 
   });
 }
 
-MsgIn& MemoryPartition::in() { return pcu_ ? pcu_->req_in : l2_.up_in; }
-MsgOut& MemoryPartition::out() { return pcu_ ? pcu_->reply_out : l2_.up_out; }
-
-uint64_t MemoryPartition::mc_stall_cycles() const {
-  return pcu_ ? pcu_->mc_stall_cycles() : l2_.up_blocked_cycles();
+void MemoryPartition::build_stages(const McStageRegistry& registry, ClockDomain& core, unsigned node,
+                                   const AddressMap& map) {
+  for (const std::string& s : p_.stages) {
+    if (s == "l2" || s == "dram" || s == "locality" || s == "stats")
+      error(name(), "a stage cannot be called '", s, "': the partition's own unit has that name");
+    const McStageRegistry::Entry& e = registry.at(s, std::string(name()) + ".stages");
+    std::unique_ptr<McStage> st = e.make(s.c_str(), p_.stage_params.at(s), McStageContext{core, node, map});
+    if (!st) error(name(), "the registry built no stage for '", s, "'");
+    const bool req = st->in() || st->to_l2(), rep = st->from_l2() || st->out();
+    if ((req && !(st->in() && st->to_l2())) || (rep && !(st->from_l2() && st->out())) || (!req && !rep))
+      error(name(), "stage '", s, "' must give both in() and to_l2() (request path), both from_l2() and out() ",
+            "(reply path), or both pairs");
+    stages_.push_back(std::move(st));
+  }
+  // From the L2 toward the NI: each stage's L2 side binds to what is behind it on its path.
+  in_ = &l2_.up_in;
+  out_ = &l2_.up_out;
+  for (auto it = stages_.rbegin(); it != stages_.rend(); ++it) {
+    McStage& st = **it;
+    if (st.in()) {
+      st.to_l2()->bind(*in_);
+      in_ = st.in();
+    }
+    if (st.out()) {
+      out_->bind(*st.from_l2());
+      out_ = st.out();
+      reply_head_ = &st;
+    }
+  }
 }
 
-bool MemoryPartition::idle() const { return l2_.idle() && dram_.pending() == 0 && (!pcu_ || pcu_->drained()); }
+McStage* MemoryPartition::stage(const std::string& name) {
+  for (size_t i = 0; i < p_.stages.size(); ++i)
+    if (p_.stages[i] == name) return stages_[i].get();
+  return nullptr;
+}
+
+uint64_t MemoryPartition::mc_stall_cycles() const {
+  return reply_head_ ? reply_head_->stall_cycles() : l2_.up_blocked_cycles();
+}
+
+bool MemoryPartition::idle() const {
+  if (!l2_.idle() || dram_.pending() != 0) return false;
+  for (const auto& st : stages_)
+    if (!st->idle()) return false;
+  return true;
+}
+
+void MemoryPartition::summarize_stages(json& summary, const std::vector<const MemoryPartition*>& partitions) {
+  std::vector<std::string> order;  // stage names, first appearance first
+  std::map<std::string, std::vector<const McStage*>> all;
+  for (const MemoryPartition* mc : partitions)
+    for (size_t i = 0; i < mc->stages_.size(); ++i) {
+      auto& v = all[mc->p_.stages[i]];
+      if (v.empty()) order.push_back(mc->p_.stages[i]);
+      v.push_back(mc->stages_[i].get());
+    }
+  for (const std::string& s : order) all[s].front()->summarize(summary, all[s]);
+}
 
 }  // namespace gpusc

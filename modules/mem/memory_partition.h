@@ -1,20 +1,26 @@
 // MemoryPartition: one memory controller node of the GPU (issue 4 item 3): the MC request queue
-// and L2 slice (a write-back Cache) in front of one GDDR5 DramChannel, optionally behind a packet
-// coalescing unit (paper 001 §3; modules/coalesce). Its two ports face the node's network
-// interface: in() takes requests from the request network, out() gives replies to the reply
-// network. Read requests are also fed to a LocalityMonitor (paper 001 §2.2).
+// and L2 slice (a write-back Cache) in front of one GDDR5 DramChannel, with an ordered chain of
+// stages between the node's network interface and the L2 (mem/mc_stage.h; e.g. the packet
+// coalescing unit of paper 001 §3, registered by modules/coalesce). Its two ports face the NI:
+// in() takes requests from the request network, out() gives replies to the reply network. Read
+// requests are also fed to a LocalityMonitor (paper 001 §2.2).
 //
-//   NI --> in() = [PCU.req_in, PCU.to_mem -->] L2.up_in      L2.down_out --> DRAM.in
-//   NI <-- out() = [PCU.reply_out, PCU.from_mem <--] L2.up_out  L2.down_in <-- DRAM.out
+//   NI --> in()  = [stage 0 ... stage n-1] --> L2.up_in      L2.down_out --> DRAM.in
+//   NI <-- out() = [stage 0 ... stage n-1] <-- L2.up_out     L2.down_in  <-- DRAM.out
 //
-// MC request queue = the L2's input queue; MC reply queue = the L2's output queue (or, with the
-// PCU, its reply queue after the merge unit). The MC stall time of paper 001 §2.1 is the number of
-// cycles a reply waits because the NI injection queue is full (the L2's up_blocked_cycles, or the
-// PCU's mc_stall_cycles: the same definition).
+// Stages: `stages` names them, NI side first; each is built by the McStageRegistry the
+// constructor is given, from its parameters in stage_params.<name> (a stage with no entry there
+// takes its defaults). An unknown stage name, a name listed twice, or a stage_params key naming
+// no listed stage is an error. With no stage, in() and out() are the L2's own ports.
+// MC request queue = the L2's input queue; MC reply queue = the L2's output queue, or a reply
+// stage's own queue (the PCU's after its merge unit). The MC stall time of paper 001 §2.1 is the
+// number of cycles a reply waits because the NI injection queue is full: the stall_cycles() of
+// the reply stage nearest the NI, or the L2's up_blocked_cycles without one (same definition).
+// in()'s tap stamps MemExt::t_mem_accept and feeds the locality monitor: before any stage acts.
 // Defaults: paper 001 Table 1 (64 KB L2 per MC, min L2 latency 120 core cycles; the 8-way
-// associativity is paper 000 Table II's); DRAM per paper 000 Table II.
+// associativity is paper 000 Table II's); DRAM per paper 000 Table II; no stage.
 //
-// Idle latency, no PCU, from the cycle the L2 latches a request to the cycle its reply leaves
+// Idle latency, no stage, from the cycle the L2 latches a request to the cycle its reply leaves
 // on out() (core cycles at 1400 MHz; DRAM cycles at 924 MHz; memory_partition_tb checks each):
 //   L2 hit   hit_latency = 120
 //   L2 miss  lookup_latency (120) before the fetch leaves, then the DRAM channel's accept-to-reply
@@ -29,11 +35,11 @@
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include <systemc>
 
-#include "coalesce/packet_coalescing_unit.h"
 #include "common/address_map.h"
 #include "common/clock_domain.h"
 #include "common/params.h"
@@ -41,6 +47,7 @@
 #include "mem/cache.h"
 #include "mem/dram_channel.h"
 #include "mem/locality_monitor.h"
+#include "mem/mc_stage.h"
 
 namespace gpusc {
 
@@ -49,32 +56,42 @@ class MemoryPartition : public sc_core::sc_module {
   struct Params {
     Cache::Params l2 = l2_defaults();
     DramChannel::Params dram = dram_defaults();
-    bool pcu = false;                     // packet coalescing unit in front of the L2 (paper 001)
-    PacketCoalescingUnit::Params coalescer;
+    std::vector<std::string> stages;      // McStage chain between the NI and the L2, NI side first
+    json stage_params = json::object();   // stage name -> that stage's parameters
     LocalityMonitor::Params locality;
     template <class F> static void describe(F&& f) {
       using S = Params;
       GPUSC_PARAM(l2, "L2 slice (a write-back Cache)");
       GPUSC_PARAM(dram, "DRAM channel");
-      GPUSC_PARAM(pcu, "put a packet coalescing unit in front of the L2 (paper 001)");
-      GPUSC_PARAM(coalescer, "packet coalescing unit (used when pcu is true)");
+      GPUSC_PARAM(stages, "stages between the NI and the L2, NI side first, by registered name (mem/mc_stage.h)");
+      GPUSC_PARAM(stage_params, "parameters of the stages, keyed by stage name; a stage not named takes its defaults");
       GPUSC_PARAM(locality, "inter-core locality monitor (paper 001 §2.2)");
     }
     static Cache::Params l2_defaults();
     static DramChannel::Params dram_defaults();
+    // `p` with stage_params holding, for every stage in `stages` and nothing else, its effective
+    // parameters (defaults filled in): the configuration to dump. Errors (unknown stage, a stage
+    // listed twice, stage_params of a stage not listed, a bad stage parameter) name `where`.
+    static Params with_stage_defaults(const Params& p, const McStageRegistry& registry, const std::string& where);
   };
 
+  // `stages` builds the stages p.stages names; it is used only during construction.
   MemoryPartition(sc_core::sc_module_name name, const Params& p, ClockDomain& core, ClockDomain& dram_clk,
-                  unsigned node, const AddressMap& map);
+                  unsigned node, const AddressMap& map, const McStageRegistry& stages = McStageRegistry{});
   MemoryPartition(const MemoryPartition&) = delete;
   MemoryPartition& operator=(const MemoryPartition&) = delete;
 
-  MsgIn& in();    // requests from the network interface
-  MsgOut& out();  // replies to the network interface
+  MsgIn& in() { return *in_; }     // requests from the network interface
+  MsgOut& out() { return *out_; }  // replies to the network interface
 
   Cache& l2() { return l2_; }
   DramChannel& dram() { return dram_; }
-  PacketCoalescingUnit* pcu() { return pcu_.get(); }
+  const Params& params() const { return p_; }  // stage_params with every stage's defaults
+  // The stages in chain order (NI side first), and the one named `name` (nullptr if none).
+  size_t stage_count() const { return stages_.size(); }
+  McStage& stage(size_t i) { return *stages_.at(i); }
+  const McStage& stage(size_t i) const { return *stages_.at(i); }
+  McStage* stage(const std::string& name);
   const LocalityMonitor& locality() const { return locality_; }
   // Request latency of paper 001 §2.1 for reads and atomics (the requests the L1 miss penalty
   // counts): the head flit injected at the SM (MemExt::t_req_inject, stamped by the NI) until this
@@ -83,16 +100,25 @@ class MemoryPartition : public sc_core::sc_module {
   // Cycles a reply waited because the network interface did not take it (MC stall, 001 §2.1).
   uint64_t mc_stall_cycles() const;
   // Read requests this partition has taken from source node `node` (MemExt::src), before any
-  // grouping by the PCU.
+  // stage acts on them.
   uint64_t reads_from(unsigned node) const { return node < reads_from_.size() ? reads_from_[node] : 0; }
   bool idle() const;
 
+  // The mechanism lines of `partitions`' stages for a platform summary: for each stage name, in
+  // chain order, that stage's summarize() with its instances in every partition (McStage).
+  static void summarize_stages(json& summary, const std::vector<const MemoryPartition*>& partitions);
+
  private:
+  void build_stages(const McStageRegistry& registry, ClockDomain& core, unsigned node, const AddressMap& map);
+
   const Params p_;
   Cache l2_;
   DramChannel dram_;
-  std::unique_ptr<PacketCoalescingUnit> pcu_;
   LocalityMonitor locality_;
+  std::vector<std::unique_ptr<McStage>> stages_;  // chain order, NI side first
+  MsgIn* in_ = nullptr;                           // first request stage's in(), or the L2's up_in
+  MsgOut* out_ = nullptr;                         // first reply stage's out(), or the L2's up_out
+  const McStage* reply_head_ = nullptr;           // reply stage nearest the NI (MC stall), if any
   std::vector<uint64_t> reads_from_;  // [source node]
   StatGroup stats_;
   Average& req_lat_;

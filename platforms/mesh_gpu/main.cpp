@@ -87,7 +87,9 @@ Options parse(int argc, char** argv) {
   return o;
 }
 
-void print_summary(const gpusc::json& s) {
+// `mechanism`: the lines the memory-partition stages added (MeshGpu::mechanism_summary), printed
+// by key after the platform's own figures.
+void print_summary(const gpusc::json& s, const gpusc::json& mechanism) {
   auto num = [&](const char* k, const char* fmt) {
     char buf[64];
     std::snprintf(buf, sizeof buf, fmt, s.at(k).get<double>());
@@ -117,8 +119,14 @@ void print_summary(const gpusc::json& s) {
     loc += buf;
   }
   std::printf("%-34s %s\n", "inter-core locality (window:ratio)", loc.c_str());
-  if (s.contains("coalescing_ratio"))
-    std::printf("%-34s %s\n", "PCU coalescing ratio", num("coalescing_ratio", "%.3f").c_str());
+  for (const auto& [k, v] : mechanism.items()) {
+    if (!v.is_number()) {
+      std::printf("%-34s %s\n", k.c_str(), v.dump().c_str());
+      continue;
+    }
+    const double x = v.get<double>();
+    std::printf(x == static_cast<double>(static_cast<long long>(x)) ? "%-34s %.0f\n" : "%-34s %.3f\n", k.c_str(), x);
+  }
   std::printf("%-34s %s\n", "wall seconds", num("wall_seconds", "%.1f").c_str());
 }
 
@@ -162,12 +170,12 @@ int sc_main(int argc, char** argv) {
     summary["preset"] = o.preset;
     summary["finished"] = finished;
     summary["wall_seconds"] = wall;
-    if (!o.quiet) print_summary(summary);
+    if (!o.quiet) print_summary(summary, gpu.mechanism_summary());
     if (!finished)
       std::cerr << "mesh_gpu: stopped at --max-cycles " << o.max_cycles << " before the workload finished\n";
     if (!o.out.empty()) {
       json out = collect_stats();
-      out["config"] = params_to_json(p);
+      out["config"] = params_to_json(gpu.params());  // with the stages' effective parameters
       out["workload"] = {{"name", kname}, {"params", workload_effective_params(kname, kparams)}, {"seed", seed}};
       out["summary"] = summary;
       write_json_file(o.out, out);

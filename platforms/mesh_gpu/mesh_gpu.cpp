@@ -22,6 +22,11 @@ struct UnusedPort : sc_core::sc_module {
   }
 };
 
+MeshGpu::Params with_stage_defaults(MeshGpu::Params p, const McStageRegistry& stages) {
+  p.mc = MemoryPartition::Params::with_stage_defaults(p.mc, stages, "mc");
+  return p;
+}
+
 double cycles_between(const sc_core::sc_time& a, const sc_core::sc_time& b, const ClockDomain& clk) {
   return (b - a) / clk.period();
 }
@@ -74,9 +79,9 @@ std::unique_ptr<AddressMapper> MeshGpu::build_mapper(const Params& p, const std:
   return make_address_mapper(p.address_map, p.interleave_bytes, mcs_of_block, where + ".address_map");
 }
 
-MeshGpu::MeshGpu(sc_core::sc_module_name name, const Params& p, Workload& workload)
+MeshGpu::MeshGpu(sc_core::sc_module_name name, const Params& p, Workload& workload, const McStageRegistry& stages)
     : sc_core::sc_module(name),
-      p_(p),
+      p_(with_stage_defaults(p, stages)),
       workload_(workload),
       core_("core_clk", p.core_mhz),
       noc_clk_("noc_clk", p.noc_mhz),
@@ -101,7 +106,7 @@ MeshGpu::MeshGpu(sc_core::sc_module_name name, const Params& p, Workload& worklo
   sms_.init(p_.sms, [&](const char* nm, size_t i) { return new SmCore(nm, p_.sm, core_, sm_nodes_[i]); });
   l1s_.init(p_.sms, [&](const char* nm, size_t i) { return new Cache(nm, p_.l1, core_, sm_nodes_[i]); });
   mcs_.init(p_.mcs, [&](const char* nm, size_t i) {
-    return new MemoryPartition(nm, p_.mc, core_, dram_clk_, mc_nodes_[i], map_);
+    return new MemoryPartition(nm, p_.mc, core_, dram_clk_, mc_nodes_[i], map_, stages);
   });
   for (unsigned i = 0; i < p_.sms; ++i) wire_sm(i);
   for (unsigned i = 0; i < p_.mcs; ++i) wire_mc(i);
@@ -217,6 +222,14 @@ bool MeshGpu::run(uint64_t max_cycles) {
   return cta_->done();
 }
 
+json MeshGpu::mechanism_summary() const {
+  json s = json::object();
+  std::vector<const MemoryPartition*> partitions;
+  for (const auto& mc : mcs_) partitions.push_back(&mc);
+  MemoryPartition::summarize_stages(s, partitions);
+  return s;
+}
+
 json MeshGpu::summary() const {
   const json all = collect_stats();
   const json& v = all.at("stats");
@@ -301,16 +314,7 @@ json MeshGpu::summary() const {
     loc[std::to_string(p_.mc.locality.windows[w])] = reads > 0 ? shared / reads : 0.0;
   }
   s["locality_ratio"] = loc;
-  if (p_.mc.pcu) {
-    double grouped = 0, reads = 0, multicast = 0;
-    for (const auto& mc : mcs_) {
-      grouped += get(std::string(mc.name()) + ".pcu.grouped_requests");
-      reads += get(std::string(mc.name()) + ".pcu.reads");
-      multicast += get(std::string(mc.name()) + ".pcu.multicast_replies");
-    }
-    s["coalescing_ratio"] = reads > 0 ? grouped / reads : 0.0;
-    s["multicast_replies"] = multicast;
-  }
+  s.update(mechanism_summary());
   s["invariant_failures"] = all.at("invariant_failures");
   return s;
 }

@@ -1,7 +1,9 @@
 // MeshGpu: the baseline GPU platform of issue 4, and the one the paper-001 mechanism modifies:
-// SMs (SmCore + L1 Cache) and memory partitions (L2 + DRAM, optional packet coalescing unit) on
-// one network node each, connected by a request and a reply network, fed by a CtaScheduler
-// running one Workload. Built from Params (a JSON config and a preset, platforms/mesh_gpu/presets).
+// SMs (SmCore + L1 Cache) and memory partitions (L2 + DRAM, and the chain of stages mc.stages
+// names, e.g. the packet coalescing unit) on one network node each, connected by a request and a
+// reply network, fed by a CtaScheduler running one Workload. Built from Params (a JSON config and
+// a preset, platforms/mesh_gpu/presets) and a McStageRegistry (every paper folder's stages by
+// default, platforms/paper_stages.h).
 //
 //   network = "vnets"    : one network, virtual network 0 carries requests, 1 replies (paper 001)
 //   network = "separate" : two physical networks with one virtual network each (paper 000, and
@@ -20,9 +22,11 @@
 // (its head flit injected at the SM until the MC takes it; MemoryPartition measures it), memory
 // latency (the MC takes it until its reply is handed to the MC's NI) and reply latency (until the
 // L1 takes the reply; includes the MC stall in the NI queue), from MemExt timestamps stamped by
-// the NI and at MsgIn taps. With the PCU, a grouped request's memory latency runs from the MC
-// taking that request (its own stamps, MemExt::grouped) until the reply it shares is handed to
-// the NI, and its reply latency is that of the shared reply.
+// the NI and at MsgIn taps. When a stage merges requests into one reply (the PCU), a merged
+// request's memory latency runs from the MC taking that request (its own stamps, MemExt::grouped)
+// until the reply it shares is handed to the NI, and its reply latency is that of the shared reply.
+// Summary: the platform's own figures, then the lines each stage adds (McStage::summarize); the
+// platform names no mechanism.
 #pragma once
 #include <functional>
 #include <memory>
@@ -38,7 +42,9 @@
 #include "common/stats.h"
 #include "mem/cache.h"
 #include "mem/memory_partition.h"
+#include "mem/mc_stage.h"
 #include "noc/network.h"
+#include "platforms/paper_stages.h"
 #include "sm/cta_scheduler.h"
 #include "sm/sm_core.h"
 #include "workload/kernel.h"
@@ -88,7 +94,9 @@ class MeshGpu : public sc_core::sc_module {
     static Cache::Params l1_defaults();
   };
 
-  MeshGpu(sc_core::sc_module_name name, const Params& p, Workload& workload);
+  // `stages` builds the memory-partition stages p.mc.stages names (used during construction).
+  MeshGpu(sc_core::sc_module_name name, const Params& p, Workload& workload,
+          const McStageRegistry& stages = paper_mc_stages());
   MeshGpu(const MeshGpu&) = delete;
   MeshGpu& operator=(const MeshGpu&) = delete;
 
@@ -96,6 +104,7 @@ class MeshGpu : public sc_core::sc_module {
   // Returns true when the workload finished.
   bool run(uint64_t max_cycles);
 
+  // The effective configuration: p with every memory-partition stage's parameters filled in.
   const Params& params() const { return p_; }
   ClockDomain& core_clock() { return core_; }
   unsigned sm_count() const { return p_.sms; }
@@ -111,8 +120,11 @@ class MeshGpu : public sc_core::sc_module {
   const AddressMapper& address_mapper() const { return *mapper_; }
   uint64_t cycles() const { return finish_cycle_; }
 
-  // The summary of paper-style figures the command line prints (also in the stats JSON).
+  // The summary of paper-style figures the command line prints (also in the stats JSON): the
+  // platform's own figures and mechanism_summary()'s lines.
   json summary() const;
+  // The lines the memory-partition stages add (McStage::summarize), merged over the partitions.
+  json mechanism_summary() const;
 
   // Observers for tests and tracing, off by default: each line request SM i hands to its L1,
   // each reply its L1 hands back to it, and each message a network interface takes into a

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "common/report.h"
+#include "platforms/paper_stages.h"
 #include "workload/workload_factory.h"
 
 namespace gpusc::mesh_gpu {
@@ -84,6 +85,9 @@ std::string listing() {
   std::ostringstream os;
   os << "presets and overlays (--preset NAME[+OVERLAY...]):\n";
   for (const auto& n : preset_names()) row(os, n, preset_description(n));
+  os << "memory-partition stages (mc.stages, NI side first; parameters: mc.stage_params.NAME.KEY):\n";
+  const McStageRegistry stages = paper_mc_stages();
+  for (const auto& n : stages.names()) row(os, n, stages.at(n, "mesh_gpu").description);
   os << "workloads (--kernel NAME; parameters: --set workload.params.KEY=VALUE):\n";
   for (const auto& n : workload_names()) row(os, n, workload_description(n));
   return os.str();

@@ -1,7 +1,8 @@
 // Presets of the mesh GPU: JSON configs compiled into the binary from platforms/mesh_gpu/presets/.
 // A preset name may add overlays with '+': "ics8x8+pcu+xy-yx" merges ics8x8.json, then pcu.json,
-// then xy-yx.json (JSON merge patch), so every paper configuration is one name. Also the
-// catalog mesh_gpu --list prints: presets, overlays and workloads with one line about each.
+// then xy-yx.json (JSON merge patch), so every paper configuration is one name. A list (such as
+// mc.stages) is replaced, not appended to, by a later layer. Also the catalog mesh_gpu --list
+// prints: presets, overlays, memory-partition stages and workloads with one line about each.
 #pragma once
 #include <string>
 #include <vector>
@@ -18,7 +19,8 @@ std::vector<std::string> preset_names();
 std::string preset_description(const std::string& name);
 // One line about workload `name` (a workload_names() entry); "" when the catalog has none.
 std::string workload_description(const std::string& name);
-// The text of mesh_gpu --list: every preset and overlay, then every workload, with its line.
+// The text of mesh_gpu --list: every preset and overlay, every memory-partition stage of the
+// paper folders, then every workload, with its line.
 std::string listing();
 
 }  // namespace gpusc::mesh_gpu

@@ -15,10 +15,13 @@
 #include <map>
 #include <random>
 
+#include "coalesce/coalesce_stages.h"
 #include "coalesce/packet_coalescing_unit.h"
+#include "common/address_map.h"
 #include "common/payload_pool.h"
 #include "harness/scripted_initiator.h"
 #include "harness/scripted_target.h"
+#include "mem/memory_partition.h"
 
 using namespace gpusc;
 using Params = PacketCoalescingUnit::Params;
@@ -222,6 +225,39 @@ TEST_CASE("PCU: reads to one block before it returns give one L2 request and one
   CHECK(collect_stats()["invariant_failures"].empty());
   CHECK(b.pcu.drained());
   CHECK(b.pool.in_use() == 0);  // the three grouped requests were released
+}
+
+TEST_CASE("PCU: the summary lines come from the PCU stage, merged over the PCUs given", "[pcu][summary]") {
+  // Two PCUs (two partitions). b: X read by SMs 1, 2, 3 while it is out (2 grouped), then Y by
+  // SM 4 alone; c: Z read by SMs 1 and 2 (1 grouped). Merged: 3 grouped of 6 reads, 2 multicast.
+  PcuBench b("b", pcu64(), 100), c("c", pcu64(), 100);
+  b.read(10, 1, 7);
+  b.read(11, 2, 7);
+  b.read(12, 3, 7);
+  b.read(13, 4, 8);
+  c.read(10, 1, 9);
+  c.read(20, 2, 9);
+  b.run_to(400);
+  REQUIRE(b.stat("grouped_requests") == 2);
+  REQUIRE(c.stat("grouped_requests") == 1);
+
+  const McStage& stage = b.pcu;  // through the hook-point interface, as a platform sees it
+  json s = json::object();
+  stage.summarize(s, {&b.pcu, &c.pcu});
+  CHECK(s.size() == 2);
+  CHECK(s.at("coalescing_ratio").get<double>() == Approx(3.0 / 6.0));
+  CHECK(s.at("multicast_replies").get<double>() == 2.0);
+  json one = json::object();
+  c.pcu.summarize(one, {&c.pcu});
+  CHECK(one.at("coalescing_ratio").get<double>() == collect_stats()["stats"]["c.pcu.coalescing_ratio"].get<double>());
+  CHECK(one.at("multicast_replies").get<double>() == 1.0);
+  // The stage's view of itself.
+  CHECK(stage.idle());
+  CHECK(b.pcu.in() == &b.pcu.req_in);
+  CHECK(b.pcu.to_l2() == &b.pcu.to_mem);
+  CHECK(b.pcu.from_l2() == &b.pcu.from_mem);
+  CHECK(b.pcu.out() == &b.pcu.reply_out);
+  CHECK(stage.stall_cycles() == b.pcu.mc_stall_cycles());
 }
 
 TEST_CASE("PCU: each requester of a merged reply keeps its own request timestamps", "[pcu][grouping][latency]") {
@@ -706,4 +742,36 @@ TEST_CASE("PCU config error: destination bits beyond the 256-node DestSet", "[pc
   Params p;
   p.max_nodes = 257;
   expect_config_error(p, "'pcu.max_nodes' = 257 is out of range [1, 256]");
+}
+
+TEST_CASE("PCU stage registration: \"pcu\" builds a PacketCoalescingUnit as a partition's stage", "[pcu][stages]") {
+  McStageRegistry reg;
+  register_coalesce_stages(reg);
+  CHECK(reg.names() == std::vector<std::string>{"pcu"});
+  // Effective parameters: the unit's defaults with the given keys; bad keys name the config key.
+  MemoryPartition::Params p;
+  p.stages = {"pcu"};
+  p.stage_params = {{"pcu", {{"rgrs", 256}}}};
+  const auto eff = MemoryPartition::Params::with_stage_defaults(p, reg, "mc");
+  Params expected;
+  expected.rgrs = 256;
+  CHECK(eff.stage_params.at("pcu") == params_to_json(expected));
+  p.stage_params["pcu"]["rgr"] = 1;
+  REQUIRE_THROWS_WITH(MemoryPartition::Params::with_stage_defaults(p, reg, "mc"),
+                      Catch::Contains("unknown parameter 'mc.stage_params.pcu.rgr'") && Catch::Contains("rgrs"));
+  p.stage_params = {{"pcu", {{"rgrs", 32}}}};
+  REQUIRE_THROWS_WITH(MemoryPartition::Params::with_stage_defaults(p, reg, "mc"),
+                      Catch::Contains("'mc.stage_params.pcu.rgrs' = 32 is out of range"));
+
+  ClockDomain core{"core", 1400.0}, dram_clk{"dram_clk", 924.0};
+  AddressMap map{1};
+  p.stage_params = {{"pcu", {{"rgrs", 256}}}};
+  MemoryPartition mc("mc", p, core, dram_clk, 0, map, reg);
+  REQUIRE(mc.stage_count() == 1);
+  auto* pcu = dynamic_cast<PacketCoalescingUnit*>(mc.stage("pcu"));
+  REQUIRE(pcu != nullptr);
+  CHECK(std::string(pcu->name()) == "mc.pcu");  // stats keep their names: mc.pcu.reads, ...
+  CHECK(pcu->params().rgrs == 256);
+  CHECK(&mc.in() == &pcu->req_in);
+  CHECK(&mc.out() == &pcu->reply_out);
 }

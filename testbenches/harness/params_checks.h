@@ -40,6 +40,10 @@ template <class T> std::optional<T> other_value(const T& d, const FieldInfo& fi)
     for (std::string c; std::getline(ss, c, '|');)
       if (c != d) return c;
     return std::nullopt;
+  } else if constexpr (std::is_same_v<T, json>) {
+    json v = d;  // a free-form object: one more key (its owner checks keys when it uses them)
+    v["other_key"] = json::object();
+    return v;
   } else {
     using E = typename T::value_type;
     T v = d;

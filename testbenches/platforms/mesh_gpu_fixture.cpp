@@ -6,6 +6,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "coalesce/packet_coalescing_unit.h"
+
 #include "platforms/mesh_gpu/presets.h"
 #include "workload/workload_factory.h"
 
@@ -78,8 +80,9 @@ uint64_t MessageLog::outstanding() const {
   return n;
 }
 
-GpuBench::GpuBench(const MeshGpu::Params& p, const std::string& kernel, const json& kparams, uint64_t seed)
-    : workload(make_workload(kernel, kparams, seed)), gpu("gpu", p, *workload), log(gpu) {}
+GpuBench::GpuBench(const MeshGpu::Params& p, const std::string& kernel, const json& kparams, uint64_t seed,
+                   const McStageRegistry& stages)
+    : workload(make_workload(kernel, kparams, seed)), gpu("gpu", p, *workload, stages), log(gpu) {}
 
 bool GpuBench::run(uint64_t max_cycles) {
   const bool done = gpu.run(max_cycles);
@@ -136,9 +139,11 @@ void require_drained_and_answered_once(GpuBench& b) {
     REQUIRE(g.mc(j).idle());
     REQUIRE(g.mc(j).l2().idle());
     REQUIRE(g.mc(j).dram().occupancy() == 0);
-    if (PacketCoalescingUnit* pcu = g.mc(j).pcu()) {
-      REQUIRE(pcu->drained());
-      REQUIRE(pcu->valid_rgrs() == 0);
+    for (size_t k = 0; k < g.mc(j).stage_count(); ++k) {
+      INFO("stage " << g.mc(j).params().stages[k]);
+      REQUIRE(g.mc(j).stage(k).idle());
+      if (const auto* pcu = dynamic_cast<const PacketCoalescingUnit*>(&g.mc(j).stage(k)))
+        REQUIRE(pcu->valid_rgrs() == 0);
     }
   }
   for (noc::Network* net : {&g.request_net(), &g.reply_net()}) {

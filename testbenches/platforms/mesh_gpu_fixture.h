@@ -18,6 +18,7 @@
 #include "common/mem_ext.h"
 #include "common/params.h"
 #include "platforms/mesh_gpu/mesh_gpu.h"
+#include "platforms/paper_stages.h"
 #include "workload/kernel.h"
 
 namespace gpusc::test {
@@ -66,7 +67,8 @@ class MessageLog {
 
 // One platform, one workload, one log: what every test case elaborates (once).
 struct GpuBench {
-  GpuBench(const MeshGpu::Params& p, const std::string& kernel, const json& kparams, uint64_t seed = 1);
+  GpuBench(const MeshGpu::Params& p, const std::string& kernel, const json& kparams, uint64_t seed = 1,
+           const McStageRegistry& stages = paper_mc_stages());
   // Runs to the end (or max_cycles) and collects the stats.
   bool run(uint64_t max_cycles = 1000000);
   // A statistic by full name (e.g. "gpu.sm_0.replies"); an unknown name fails the test.
@@ -82,7 +84,7 @@ struct GpuBench {
 };
 
 // Test 1 of issue 4 after a finished run: every line request of every SM got exactly one reply
-// (log and SM stats agree), nothing is left in any SM, L1, partition, PCU, router or NI, the
+// (log and SM stats agree), nothing is left in any SM, L1, partition, stage, router or NI, the
 // SMs' payload pools and the networks' packet pools are back to zero in use, and the stats
 // dump reports no failed invariant.
 void require_drained_and_answered_once(GpuBench& b);

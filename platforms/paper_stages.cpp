@@ -1,0 +1,13 @@
+#include "platforms/paper_stages.h"
+
+#include "coalesce/coalesce_stages.h"
+
+namespace gpusc {
+
+McStageRegistry paper_mc_stages() {
+  McStageRegistry r;
+  register_coalesce_stages(r);
+  return r;
+}
+
+}  // namespace gpusc
