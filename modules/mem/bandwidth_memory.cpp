@@ -1,5 +1,7 @@
 #include "mem/bandwidth_memory.h"
 
+#include "mem/memory_request.h"
+
 #include <algorithm>
 
 #include "common/report.h"
@@ -29,21 +31,11 @@ BandwidthMemory::BandwidthMemory(sc_core::sc_module_name name, const Params& p, 
   });
   in.set_accept([this](tlm::tlm_generic_payload& gp) { return accept(gp); });
   in.set_b_transport([this](tlm::tlm_generic_payload& gp, sc_core::sc_time&) {
-    MemExt& e = check_request(gp);
+    MemExt& e = checked_memory_request(gp, this->name(), p_.line_bytes);
     if (e.kind == MemKind::Read) e.is_reply = true;
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
   });
   out.on_accept([this] { clk_.wake_after_now(*this); });
-}
-
-MemExt& BandwidthMemory::check_request(tlm::tlm_generic_payload& gp) const {
-  MemExt& e = mem_ext(gp, name());
-  if (e.is_reply) error(name(), "received a reply (is_reply = true); the memory takes requests only");
-  if (e.kind != MemKind::Read && e.kind != MemKind::Write)
-    error(name(), "takes Read and Write (write-back) requests only, got ", to_string(e.kind));
-  if (gp.get_data_length() > p_.line_bytes)
-    error(name(), "request of ", gp.get_data_length(), " bytes exceeds one line (line_bytes = ", p_.line_bytes, ")");
-  return e;
 }
 
 unsigned BandwidthMemory::moved_bytes(const tlm::tlm_generic_payload& gp) const {
@@ -52,7 +44,7 @@ unsigned BandwidthMemory::moved_bytes(const tlm::tlm_generic_payload& gp) const 
 }
 
 bool BandwidthMemory::accept(tlm::tlm_generic_payload& gp) {
-  const MemExt& e = check_request(gp);
+  const MemExt& e = checked_memory_request(gp, this->name(), p_.line_bytes);
   const uint64_t now = clk_.now();
   if (queue_.size() >= p_.queue) {
     if (blocked_since_ == UINT64_MAX) {  // first refusal of this request (a retry may refuse again)

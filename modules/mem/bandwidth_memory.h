@@ -84,7 +84,6 @@ class BandwidthMemory : public sc_core::sc_module, private Tickable {
     bool write;
   };
 
-  MemExt& check_request(tlm::tlm_generic_payload& gp) const;
   bool accept(tlm::tlm_generic_payload& gp);
   bool tick(uint64_t cycle) override;
   void start(uint64_t cycle);

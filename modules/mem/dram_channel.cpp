@@ -1,5 +1,7 @@
 #include "mem/dram_channel.h"
 
+#include "mem/memory_request.h"
+
 #include <algorithm>
 
 #include "common/mem_ext.h"
@@ -49,7 +51,7 @@ DramChannel::DramChannel(sc_core::sc_module_name name, const Params& p, ClockDom
   });
   in.set_accept([this](tlm::tlm_generic_payload& gp) { return accept(gp); });
   in.set_b_transport([this](tlm::tlm_generic_payload& gp, sc_core::sc_time&) {
-    MemExt& e = check_request(gp);
+    MemExt& e = checked_memory_request(gp, this->name(), p_.line_bytes);
     if (e.kind == MemKind::Read) e.is_reply = true;
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
   });
@@ -77,18 +79,8 @@ DramChannel::Coord DramChannel::decode(uint64_t global_addr) const {
   return Coord{group * banks_per_group_ + in_group, x / banks_per_group_, column};
 }
 
-MemExt& DramChannel::check_request(tlm::tlm_generic_payload& gp) const {
-  MemExt& e = mem_ext(gp, name());
-  if (e.is_reply) error(name(), "received a reply (is_reply = true); the DRAM channel takes requests only");
-  if (e.kind != MemKind::Read && e.kind != MemKind::Write)
-    error(name(), "takes Read and Write (write-back) requests only, got ", to_string(e.kind));
-  if (gp.get_data_length() > p_.line_bytes)
-    error(name(), "request of ", gp.get_data_length(), " bytes exceeds one line (line_bytes = ", p_.line_bytes, ")");
-  return e;
-}
-
 bool DramChannel::accept(tlm::tlm_generic_payload& gp) {
-  const MemExt& e = check_request(gp);
+  const MemExt& e = checked_memory_request(gp, this->name(), p_.line_bytes);
   if (p_.fixed_latency ? pipe_.size() >= p_.fixed_latency : occupancy() >= p_.queue) {
     ++queue_full_;
     return false;

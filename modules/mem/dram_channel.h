@@ -172,7 +172,6 @@ class DramChannel : public sc_core::sc_module, private Tickable {
   };
 
   void check_params() const;
-  MemExt& check_request(tlm::tlm_generic_payload& gp) const;
   bool accept(tlm::tlm_generic_payload& gp);
   bool tick(uint64_t cycle) override;
   void retire(uint64_t cycle);

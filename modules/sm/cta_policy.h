@@ -43,6 +43,20 @@ class CtaPolicy {
   virtual unsigned pending() const = 0;
 };
 
+// A policy that hands the grid's CTAs out in index order (round-robin, greedy): next_ is the
+// next CTA id, total_ the grid.
+class InOrderCtaPolicy : public CtaPolicy {
+ public:
+  void start_kernel(unsigned ctas) override {
+    next_ = 0;
+    total_ = ctas;
+  }
+  unsigned pending() const override { return total_ - next_; }
+
+ protected:
+  unsigned next_ = 0, total_ = 0;
+};
+
 // The known policy names, "round-robin|contiguous-groups|greedy".
 extern const char* const kCtaPolicies;
 // The policy `name` for SMs whose blocks are block_of_sm (empty: one block of every SM; its

@@ -11,17 +11,9 @@
 
 namespace gpusc {
 
-class GreedyCtaPolicy final : public CtaPolicy {
+class GreedyCtaPolicy final : public InOrderCtaPolicy {
  public:
-  void start_kernel(unsigned ctas) override {
-    next_ = 0;
-    total_ = ctas;
-  }
   bool assign(Sms& sms) override;
-  unsigned pending() const override { return total_ - next_; }
-
- private:
-  unsigned next_ = 0, total_ = 0;
 };
 
 }  // namespace gpusc

@@ -8,17 +8,11 @@
 
 namespace gpusc {
 
-class RoundRobinCtaPolicy final : public CtaPolicy {
+class RoundRobinCtaPolicy final : public InOrderCtaPolicy {
  public:
-  void start_kernel(unsigned ctas) override {
-    next_ = 0;
-    total_ = ctas;
-  }
   bool assign(Sms& sms) override;
-  unsigned pending() const override { return total_ - next_; }
 
  private:
-  unsigned next_ = 0, total_ = 0;
   unsigned rr_ = 0;  // the SM the next scan starts at
 };
 
