@@ -131,6 +131,7 @@ void Cache::peer_lookup(uint64_t addr, uint32_t sectors, std::function<void(cons
     peer_hits_ = &stats_.counter("peer_hits", Unit::Count, "peer lookups that found the wanted sectors valid");
   }
   peer_q_.push_back({clk_.cycle_after(sc_core::sc_time_stamp()), line_of(addr), sectors, PeerResult{}, std::move(done)});
+  peers_active_ = true;
   clk_.wake_after_now(*this);
 }
 
@@ -348,8 +349,11 @@ bool Cache::tick(uint64_t cycle) {
   handle_down(cycle);
   release_looked_up(cycle);
   const unsigned used = lookups(cycle);
-  if (!peer_q_.empty() && used < p_.accesses_per_cycle) serve_peers(cycle, p_.accesses_per_cycle - used);
-  if (!peer_done_.empty()) deliver_peers(cycle);
+  if (peers_active_) {  // one flag on the hot path while no peer lookup has ever been asked
+    if (!peer_q_.empty() && used < p_.accesses_per_cycle) serve_peers(cycle, p_.accesses_per_cycle - used);
+    if (!peer_done_.empty()) deliver_peers(cycle);
+    peers_active_ = !peer_q_.empty() || !peer_done_.empty();
+  }
   send_ports(cycle);
   if (reply_blocked_ && !port_blocked) ++reply_stall_cycles_;
   if (in_q_.size() < p_.in_queue) up_in.retry();
@@ -363,8 +367,10 @@ bool Cache::tick(uint64_t cycle) {
   // whose release wakes us); everything else needs room in the out queue (up_out's release).
   if (!looked_up_.empty() && !miss_queue_full()) at = looked_up_.front().ready;
   // Peer lookups need only a free lookup slot (a busy stage keeps us awake anyway).
-  if (!peer_q_.empty()) at = std::min(at, std::max(next, peer_q_.front().ready));
-  if (!peer_done_.empty()) at = std::min(at, peer_done_.front().ready);
+  if (peers_active_) {
+    if (!peer_q_.empty()) at = std::min(at, std::max(next, peer_q_.front().ready));
+    if (!peer_done_.empty()) at = std::min(at, peer_done_.front().ready);
+  }
   if (!out_full()) {
     if (answering_) at = next;
     for (const std::deque<Timed>* q : {&in_q_, &down_q_, &hits_})

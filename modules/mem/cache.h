@@ -316,6 +316,7 @@ class Cache : public sc_core::sc_module, private Tickable {
   std::deque<Payload*> out_q_, to_down_;
   std::vector<Payload*> bypassed_reads_;   // bypassed reads waiting for their reply from below
   std::deque<PeerReq> peer_q_, peer_done_;  // peer lookups waiting for a slot / for their latency
+  bool peers_active_ = false;               // peer_q_ or peer_done_ not empty
   Mshr* answering_ = nullptr;  // fill whose merged requests are being answered
   size_t answered_ = 0;
   uint64_t lru_clock_ = 0;
