@@ -1,5 +1,6 @@
 #include "mem/cache.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -40,7 +41,6 @@ Cache::Cache(sc_core::sc_module_name name, const Params& p, ClockDomain& clk, un
       pool_(p_.line_bytes),
       route_([](Payload&, MemExt&) {}),
       index_addr_([](uint64_t a) { return a; }),
-      allocate_([](const Payload&) { return true; }),
       lines_(size_t{p_.sets} * p_.ways),
       mshrs_(p_.mshrs),
       reads_(stats_.counter("reads", Unit::Count, "read requests looked up (merged ones included)")),
@@ -112,7 +112,57 @@ unsigned Cache::mshrs_in_use() const {
 
 bool Cache::idle() const {
   return in_q_.empty() && down_q_.empty() && hits_.empty() && looked_up_.empty() && out_q_.empty() && to_down_.empty() &&
-         mshrs_in_use() == 0 && !up_out.busy() && !down_out.busy();
+         bypassed_reads_.empty() && peer_q_.empty() && peer_done_.empty() && mshrs_in_use() == 0 && !up_out.busy() &&
+         !down_out.busy();
+}
+
+// ---- hook points ----
+
+void Cache::set_bypass(std::function<bool(const Payload&)> f) {
+  bypass_ = std::move(f);
+  if (!bypassed_)
+    bypassed_ = &stats_.counter("bypassed", Unit::Count,
+                                "requests the bypass policy sent straight down (no lookup, no allocation)");
+}
+
+void Cache::peer_lookup(uint64_t addr, uint32_t sectors, std::function<void(const PeerResult&)> done) {
+  if (!peer_lookups_) {
+    peer_lookups_ = &stats_.counter("peer_lookups", Unit::Count, "peer lookups served (tag array read, no LRU change)");
+    peer_hits_ = &stats_.counter("peer_hits", Unit::Count, "peer lookups that found the wanted sectors valid");
+  }
+  peer_q_.push_back({clk_.cycle_after(sc_core::sc_time_stamp()), line_of(addr), sectors, PeerResult{}, std::move(done)});
+  peers_active_ = true;
+  clk_.wake_after_now(*this);
+}
+
+void Cache::serve_peers(uint64_t cycle, unsigned slots) {
+  for (; slots && !peer_q_.empty() && peer_q_.front().ready <= cycle; --slots) {
+    PeerReq r = std::move(peer_q_.front());
+    peer_q_.pop_front();
+    const Line* l = find_line(r.line);
+    const uint32_t need = p_.sectored ? sectors_of_mask(r.sectors) : all_sectors_;
+    r.result = PeerResult{r.line, l != nullptr, l && (l->valid & need) == need, l ? l->valid : 0u, l && l->dirty};
+    ++*peer_lookups_;
+    *peer_hits_ += r.result.hit;
+    r.ready = cycle + p_.lookup_latency;
+    peer_done_.push_back(std::move(r));
+  }
+}
+
+void Cache::deliver_peers(uint64_t cycle) {
+  while (!peer_done_.empty() && peer_done_.front().ready <= cycle) {
+    PeerReq r = std::move(peer_done_.front());
+    peer_done_.pop_front();
+    r.done(r.result);
+  }
+}
+
+bool Cache::bypassed(Payload& gp, uint64_t cycle) {
+  if (miss_queue_full()) return false;
+  ++*bypassed_;
+  if (gp.get_extension<MemExt>()->kind == MemKind::Read) bypassed_reads_.push_back(&gp);
+  send_looked_up(gp, cycle);
+  return true;
 }
 
 void Cache::flush() {
@@ -155,6 +205,7 @@ Cache::Line& Cache::install(uint64_t line) {
   Line& l = victim(line);
   if (l.valid) {
     ++evictions_;
+    for (const auto& f : evict_obs_) f(l.tag, l.dirty);
     if (l.dirty) write_back(l.tag);
   }
   l = Line{};
@@ -162,8 +213,8 @@ Cache::Line& Cache::install(uint64_t line) {
   return l;
 }
 
-uint32_t Cache::sectors_of(const MemExt& e) const {
-  const uint32_t s = e.sector_mask & all_sectors_;
+uint32_t Cache::sectors_of_mask(uint32_t mask) const {
+  const uint32_t s = mask & all_sectors_;
   return s ? s : all_sectors_;
 }
 
@@ -280,6 +331,15 @@ void Cache::write_back(uint64_t line) {
   send_down(w);  // past miss_queue if need be (see header)
 }
 
+bool Cache::is_bypassed_read(const Payload& gp) const {
+  return std::find(bypassed_reads_.begin(), bypassed_reads_.end(), &gp) != bypassed_reads_.end();
+}
+
+void Cache::forget_bypassed_read(const Payload& gp) {
+  auto it = std::find(bypassed_reads_.begin(), bypassed_reads_.end(), &gp);
+  if (it != bypassed_reads_.end()) bypassed_reads_.erase(it);
+}
+
 // ---- the cycle ----
 
 bool Cache::tick(uint64_t cycle) {
@@ -288,7 +348,12 @@ bool Cache::tick(uint64_t cycle) {
   retire_hits(cycle);
   handle_down(cycle);
   release_looked_up(cycle);
-  lookups(cycle);
+  const unsigned used = lookups(cycle);
+  if (peers_active_) {  // one flag on the hot path while no peer lookup has ever been asked
+    if (!peer_q_.empty() && used < p_.accesses_per_cycle) serve_peers(cycle, p_.accesses_per_cycle - used);
+    if (!peer_done_.empty()) deliver_peers(cycle);
+    peers_active_ = !peer_q_.empty() || !peer_done_.empty();
+  }
   send_ports(cycle);
   if (reply_blocked_ && !port_blocked) ++reply_stall_cycles_;
   if (in_q_.size() < p_.in_queue) up_in.retry();
@@ -301,6 +366,11 @@ bool Cache::tick(uint64_t cycle) {
   // The lookup pipeline needs only room in the miss queue (a full one drains through down_out,
   // whose release wakes us); everything else needs room in the out queue (up_out's release).
   if (!looked_up_.empty() && !miss_queue_full()) at = looked_up_.front().ready;
+  // Peer lookups need only a free lookup slot (a busy stage keeps us awake anyway).
+  if (peers_active_) {
+    if (!peer_q_.empty()) at = std::min(at, std::max(next, peer_q_.front().ready));
+    if (!peer_done_.empty()) at = std::min(at, peer_done_.front().ready);
+  }
   if (!out_full()) {
     if (answering_) at = next;
     for (const std::deque<Timed>* q : {&in_q_, &down_q_, &hits_})
@@ -326,13 +396,15 @@ void Cache::handle_down(uint64_t cycle) {
   if (!answering_) {
     if (down_q_.empty() || down_q_.front().ready > cycle) return;
     Payload& gp = *down_q_.front().gp;
-    if (gp.get_extension<MemExt>()->kind != MemKind::Read) {  // write ack / atomic reply: pass it up
+    // Write ack / atomic reply / reply to a bypassed read: pass it up.
+    if (gp.get_extension<MemExt>()->kind != MemKind::Read || (!bypassed_reads_.empty() && is_bypassed_read(gp))) {
       if (out_full()) {
         reply_blocked_ = true;
         return;
       }
       out_q_.push_back(&gp);
       down_q_.pop_front();
+      if (gp.get_extension<MemExt>()->kind == MemKind::Read) forget_bypassed_read(gp);
       return;
     }
     const uint64_t line = line_of(gp.get_address());
@@ -374,19 +446,23 @@ void Cache::release_looked_up(uint64_t cycle) {
   }
 }
 
-void Cache::lookups(uint64_t cycle) {
-  for (unsigned n = 0; n < p_.accesses_per_cycle; ++n) {
-    if (in_q_.empty() || in_q_.front().ready > cycle || out_full()) return;
+unsigned Cache::lookups(uint64_t cycle) {
+  unsigned n = 0;
+  while (n < p_.accesses_per_cycle) {
+    if (in_q_.empty() || in_q_.front().ready > cycle || out_full()) return n;
     Payload& gp = *in_q_.front().gp;
+    ++n;
     if (!lookup(gp, *gp.get_extension<MemExt>(), cycle)) {
       ++reservation_fails_;
-      return;
+      return n;
     }
     in_q_.pop_front();
   }
+  return n;
 }
 
 bool Cache::lookup(Payload& gp, MemExt& e, uint64_t cycle) {
+  if (bypass_ && bypass_(gp)) return bypassed(gp, cycle);
   switch (e.kind) {
     case MemKind::Read: return read_path(gp, e, cycle, false);
     case MemKind::Write: return write_path(gp, e, cycle);
@@ -436,9 +512,10 @@ bool Cache::read_path(Payload& gp, MemExt& e, uint64_t cycle, bool atomic) {
   m->filled = false;
   m->line = line;
   trace_.begin("miss", line);
-  m->allocate = atomic || allocate_(gp);
+  m->allocate = atomic || !allocate_ || allocate_(gp);
   m->dirty = atomic;
   m->reqs.push_back(&gp);
+  for (const auto& f : miss_obs_) f(gp, line);
   send_looked_up(make_fetch(e, line), cycle);
   return true;
 }
@@ -496,7 +573,11 @@ void Cache::functional(Payload& gp, sc_core::sc_time& t) {
   lt_time_ = &t;
   const uint64_t line = line_of(gp.get_address());
   Line* l = find_line(line);
-  if (!write_back_ && e.kind != MemKind::Read) {  // write-through write or atomic: forwarded
+  if (bypass_ && bypass_(gp)) {  // straight down, as in the timed path
+    ++*bypassed_;
+    route_(gp, e);
+    down_out->b_transport(gp, t);
+  } else if (!write_back_ && e.kind != MemKind::Read) {  // write-through write or atomic: forwarded
     if (e.kind == MemKind::Write) {
       ++writes_;
       if (l) {
@@ -526,7 +607,8 @@ void Cache::functional(Payload& gp, sc_core::sc_time& t) {
     } else {
       ++(atomic ? atomic_misses_ : read_misses_);
       if (l && !atomic) ++sector_misses_;
-      const bool alloc = atomic || allocate_(gp);
+      const bool alloc = atomic || !allocate_ || allocate_(gp);
+      for (const auto& f : miss_obs_) f(gp, line);
       send_down(make_fetch(e, line));
       ++fills_;
       if (alloc && !l) l = &install(line);

@@ -14,8 +14,11 @@
 //      lookup_latency has elapsed enter the miss queue (while it has room), oldest first;
 //   4. lookup: up to accesses_per_cycle requests from the input queue, only while the out queue
 //      has room before this cycle's send (a full out queue stops the cache: paper 001 §2.1,
-//      "MC reply queue");
+//      "MC reply queue"); peer lookups take the slots left (see peer_lookup), and peer results
+//      whose latency has elapsed are delivered;
 //   5. one message leaves on up_out and one on down_out, if the port is free.
+// Policies and observers attach at the hook points below (set_bypass, set_allocate, on_evict,
+// on_miss, peer_lookup); with none set the cache behaves as described here.
 // A request latched in cycle a (handed over in cycle a - 1) is looked up in cycle a; a hit is sent
 // on up_out in cycle a + hit_latency; a miss goes down in cycle a + lookup_latency. A fill latched
 // in cycle f sends its first reply in cycle f, the next in f + 1, ...
@@ -151,14 +154,61 @@ class Cache : public sc_core::sc_module, private Tickable {
   void set_route(std::function<void(Payload&, MemExt&)> f) { route_ = std::move(f); }
   // Address used for set indexing (default identity; an L2 slice passes AddressMap::local).
   void set_index_address(std::function<uint64_t(uint64_t)> f) { index_addr_ = std::move(f); }
-  // Whether a read miss allocates the line when its fill arrives (default: always).
-  void set_allocate(std::function<bool(const Payload&)> f) { allocate_ = std::move(f); }
   void set_backing_store(BackingStore* s) { store_ = s; }
+
+  // ---- policy and observer hook points (DESIGN.md §6; none set: default behaviour) ----
+  // A hook not set costs one empty/null check where it would be asked, and adds no stats. Set
+  // hooks before the simulation starts; set_bypass adds the counter `bypassed`, the first
+  // peer_lookup `peer_lookups` and `peer_hits`.
+  //
+  // Allocation policy: whether a read miss allocates the line when its fill arrives, asked once
+  // per MSHR with the first request (default: always; an atomic miss always allocates; writes
+  // follow write_policy).
+  void set_allocate(std::function<bool(const Payload&)> f) { allocate_ = std::move(f); }
+  // Per-request bypass: asked for every request from above when it reaches the lookup (timed and
+  // b_transport). True: the request goes straight down without tag lookup, LRU update, MSHR or
+  // allocation, like a write-through write: it pays lookup_latency, needs a miss-queue slot
+  // (reservation fail otherwise; the policy is asked again in each cycle it waits) and is counted
+  // only in `bypassed`. Its reply from below (if any) is passed up unchanged; a bypassed read's
+  // reply must come back as the same payload (gpusc's convention, docs/gpu-model.md), which is
+  // how it is told from a fill. The tag array is not consulted, so the policy must not bypass
+  // lines the cache may hold dirty (e.g. an L1.5 bypassing local addresses it never caches).
+  void set_bypass(std::function<bool(const Payload&)> f);
+  // Eviction observers: called once per valid line replaced by an allocation (the `evictions`
+  // counter), with the line address and whether it was dirty, before its write-back is queued.
+  // flush() invalidates without calling them. Any number of listeners, called in order.
+  void on_evict(std::function<void(uint64_t line, bool dirty)> f) { evict_obs_.push_back(std::move(f)); }
+  // Miss observers: called once per fetch sent down (read_misses + atomic_misses, = `fetches`),
+  // in the lookup cycle, with the request that allocated the MSHR and its line address. Merged
+  // reads and bypassed requests are not misses. Any number of listeners, called in order.
+  void on_miss(std::function<void(const Payload& req, uint64_t line)> f) { miss_obs_.push_back(std::move(f)); }
+
+  // Peer lookup: another unit (a peer core probing this L1, paper 000) asks whether a line is
+  // here. It reads the tag array only: no LRU, dirty, MSHR or stats change of the local path.
+  // Timing contract: a peer lookup requested in cycle r (at any time in it, also from another
+  // unit's tick) may be served from cycle r + 1. It is served in the first such cycle in which the
+  // lookup stage has a slot local requests do not use: of accesses_per_cycle slots, each local
+  // lookup attempt (a reservation fail included) takes one and peers share the rest, oldest first;
+  // so a peer never delays a local access. Lines are checked in the serving cycle s (after that
+  // cycle's local lookups and fill), and `done` is called in cycle s + lookup_latency (from the
+  // cache's tick; with lookup_latency 0 in cycle s itself). A line whose fill is still outstanding
+  // is not present. A new peer lookup requested from `done` is served from the next cycle on.
+  struct PeerResult {
+    uint64_t line;    // line address looked up
+    bool present;     // tag present (some sector valid)
+    bool hit;         // present with every sector of the request's mask valid
+    uint32_t valid;   // valid sector bits (0 when absent)
+    bool dirty;
+  };
+  // sectors: the sectors wanted (0: the whole line); `hit` is decided as for a local read (not
+  // sectored: the whole line must be valid).
+  void peer_lookup(uint64_t addr, uint32_t sectors, std::function<void(const PeerResult&)> done);
 
   // Kernel boundary: a write-back cache queues every dirty line down, then all lines are
   // invalidated. Only while idle() (an error otherwise).
   void flush();
-  // Nothing queued, in flight, or held in an MSHR, and both output ports free.
+  // Nothing queued, in flight (bypassed reads and peer lookups included), or held in an MSHR, and
+  // both output ports free.
   bool idle() const;
 
   // Observers for tests and platforms.
@@ -195,6 +245,14 @@ class Cache : public sc_core::sc_module, private Tickable {
     Payload* gp;
   };
 
+  struct PeerReq {
+    uint64_t ready;  // first cycle it may be served, then the cycle its result is due
+    uint64_t line;
+    uint32_t sectors;
+    PeerResult result;
+    std::function<void(const PeerResult&)> done;
+  };
+
   bool tick(uint64_t cycle) override;
   bool accept_up(Payload& gp);
   bool accept_down(Payload& gp);
@@ -203,7 +261,10 @@ class Cache : public sc_core::sc_module, private Tickable {
   void retire_hits(uint64_t cycle);
   void handle_down(uint64_t cycle);
   void release_looked_up(uint64_t cycle);
-  void lookups(uint64_t cycle);
+  unsigned lookups(uint64_t cycle);  // returns the lookup attempts made (slots used)
+  void serve_peers(uint64_t cycle, unsigned slots);
+  void deliver_peers(uint64_t cycle);
+  bool bypassed(Payload& gp, uint64_t cycle);  // false: reservation fail
   bool lookup(Payload& gp, MemExt& e, uint64_t cycle);  // false: reservation fail
   bool read_path(Payload& gp, MemExt& e, uint64_t cycle, bool atomic);
   bool write_path(Payload& gp, MemExt& e, uint64_t cycle);  // false: reservation fail
@@ -217,7 +278,10 @@ class Cache : public sc_core::sc_module, private Tickable {
   Line& victim(uint64_t line);   // invalid way first, else least recently used
   Line& install(uint64_t line);  // evicts the victim (writing it back if dirty), empty line
   void touch(Line& l) { l.lru = ++lru_clock_; }
-  uint32_t sectors_of(const MemExt& e) const;
+  uint32_t sectors_of(const MemExt& e) const { return sectors_of_mask(e.sector_mask); }
+  uint32_t sectors_of_mask(uint32_t mask) const;  // 0: every sector
+  bool is_bypassed_read(const Payload& gp) const;
+  void forget_bypassed_read(const Payload& gp);
   Mshr* find_mshr(uint64_t line);
   Mshr* free_mshr();
   Payload& make_fetch(const MemExt& first, uint64_t line);  // Read of the line, from our pool
@@ -240,13 +304,19 @@ class Cache : public sc_core::sc_module, private Tickable {
   BackingStore* store_ = nullptr;
   std::function<void(Payload&, MemExt&)> route_;
   std::function<uint64_t(uint64_t)> index_addr_;
-  std::function<bool(const Payload&)> allocate_;
+  std::function<bool(const Payload&)> allocate_;  // empty: always allocate
+  std::function<bool(const Payload&)> bypass_;    // empty: nothing bypasses
+  std::vector<std::function<void(uint64_t, bool)>> evict_obs_;
+  std::vector<std::function<void(const Payload&, uint64_t)>> miss_obs_;
 
   std::vector<Line> lines_;  // [set * ways + way]
   std::vector<Mshr> mshrs_;
   std::deque<Timed> in_q_, down_q_, hits_;  // hits_: replies in the hit pipeline
   std::deque<Timed> looked_up_;             // misses and write-throughs in the lookup pipeline
   std::deque<Payload*> out_q_, to_down_;
+  std::vector<Payload*> bypassed_reads_;   // bypassed reads waiting for their reply from below
+  std::deque<PeerReq> peer_q_, peer_done_;  // peer lookups waiting for a slot / for their latency
+  bool peers_active_ = false;               // peer_q_ or peer_done_ not empty
   Mshr* answering_ = nullptr;  // fill whose merged requests are being answered
   size_t answered_ = 0;
   uint64_t lru_clock_ = 0;
@@ -260,6 +330,8 @@ class Cache : public sc_core::sc_module, private Tickable {
   Counter &reads_, &writes_, &atomics_, &read_hits_, &read_misses_, &sector_misses_, &mshr_merges_,
       &atomic_misses_, &fetches_, &reservation_fails_, &fills_, &evictions_, &writebacks_,
       &reply_stall_cycles_, &up_blocked_cycles_;
+  Counter* bypassed_ = nullptr;                            // added by set_bypass
+  Counter* peer_lookups_ = nullptr, *peer_hits_ = nullptr;  // added by the first peer_lookup
 };
 
 }  // namespace gpusc

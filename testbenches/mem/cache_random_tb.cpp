@@ -27,6 +27,7 @@ struct RefCache {
   std::vector<Line> lines;
   uint64_t clock = 0;
   std::vector<uint64_t> writebacks;
+  std::vector<std::pair<uint64_t, bool>> evictions;  // (line, dirty), in order
 
   RefCache(unsigned s, unsigned w, bool wb, bool sec) : sets(s), ways(w), write_back(wb), sectored(sec), lines(s * w) {}
   Line* find(uint64_t line) {
@@ -43,6 +44,7 @@ struct RefCache {
       if (!l.valid) { best = &l; break; }
       if (!best || l.used < best->used) best = &l;
     }
+    if (best->valid) evictions.emplace_back(best->tag, best->dirty);
     if (best->valid && best->dirty) writebacks.push_back(best->tag);
     *best = Line{line, 0, false, 0};
     return *best;
@@ -149,11 +151,20 @@ std::vector<ClosedLoop::Op> random_ops(unsigned n, unsigned lines, uint64_t seed
 }
 
 // Runs `ops` through a cache with params p and through the reference; compares which requests
-// fetched, the write-back sequence and the counters.
-void compare_with_reference(const Cache::Params& p, bool (*allocate)(uint64_t)) {
+// fetched, the write-back sequence and the counters. With `observe`, two eviction observers and a
+// miss observer are attached and must see each eviction and each miss of the reference exactly
+// once, in order.
+void compare_with_reference(const Cache::Params& p, bool (*allocate)(uint64_t), bool observe = false) {
   const auto ops = random_ops(10000, 16, 42);
   StreamBench b("b", p, ops);
   b.cache.set_allocate([allocate](const Payload& gp) { return allocate(gp.get_address()); });
+  std::vector<std::pair<uint64_t, bool>> evicted, evicted2;
+  std::vector<uint64_t> missed;  // pc of the request that allocated the MSHR
+  if (observe) {
+    b.cache.on_evict([&](uint64_t line, bool dirty) { evicted.emplace_back(line, dirty); });
+    b.cache.on_evict([&](uint64_t line, bool dirty) { evicted2.emplace_back(line, dirty); });
+    b.cache.on_miss([&](const Payload& gp, uint64_t) { missed.push_back(gp.get_extension<MemExt>()->pc); });
+  }
   sc_core::sc_start(b.clk.time_of(400000));
   REQUIRE(b.drv.replies == ops.size());
   CHECK(b.drv.order_ok);
@@ -188,6 +199,13 @@ void compare_with_reference(const Cache::Params& p, bool (*allocate)(uint64_t)) 
   CHECK(ref_misses.size() > 1000);
   CHECK(reads - ref_misses.size() > 1000);
   if (p.write_policy == "write-back") CHECK(ref.writebacks.size() > 100);
+  if (observe) {
+    CHECK(evicted == ref.evictions);
+    CHECK(evicted2 == ref.evictions);
+    CHECK(evicted.size() == stat(b.cache, "evictions"));
+    CHECK(missed == ref_misses);
+    CHECK(ref.evictions.size() > 1000);
+  }
   CHECK(b.cache.idle());
   CHECK(b.pool.in_use() == 0);
   CHECK(invariant_failures().empty());
@@ -209,4 +227,19 @@ TEST_CASE("Cache: random stream through a sectored write-back cache matches the 
   Cache::Params p = l2_params();
   p.sets = 4;
   compare_with_reference(p, [](uint64_t) { return true; });
+}
+
+TEST_CASE("Cache: random stream: observers see each eviction and each miss exactly once (write-through)",
+          "[cache][property][hooks]") {
+  Cache::Params p;
+  p.sets = 4;
+  p.ways = 2;
+  compare_with_reference(p, [](uint64_t a) { return (a / 128) % 5 != 0; }, true);
+}
+
+TEST_CASE("Cache: random stream: observers see each eviction and each miss exactly once (write-back)",
+          "[cache][property][hooks]") {
+  Cache::Params p = l2_params();
+  p.sets = 4;
+  compare_with_reference(p, [](uint64_t) { return true; }, true);
 }
