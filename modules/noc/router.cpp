@@ -35,7 +35,7 @@ Router::Router(sc_core::sc_module_name name, const Params& p, unsigned id, unsig
       st_flits_(stats_.counter("flits_switched", Unit::Flits, "flits that crossed the switch (router traversals)")),
       heads_(stats_.counter("packets_routed", Unit::Packets, "head flits routed")),
       replicas_(stats_.counter("replicas", Unit::Packets, "extra branches created by multicast replication")),
-      va_stalls_(stats_.counter("va_stalls", Unit::Count, "branch-cycles that found no free output VC")),
+      va_stalls_(stats_.counter("va_stalls", Unit::Count, "branch-cycles that asked for an output VC and got none (none free, or not granted)")),
       sa_stalls_(stats_.counter("sa_stalls", Unit::Count, "input-cycles that requested the switch and lost")) {
   // Carve the arena: per-port words, credits, links, then the VC records and flit rings on
   // cache-line boundaries, then the multicast destination sets (cold).
