@@ -192,4 +192,8 @@ unsigned Network::hops(unsigned src, unsigned dst) const {
   return static_cast<unsigned>(std::abs(dx) + std::abs(dy)) + 1;
 }
 
+void Network::set_head_hook(HeadHook* hook) {
+  for (unsigned r = 0; r < routers(); ++r) routers_[r].set_head_hook(hook, nodes());
+}
+
 }  // namespace gpusc::noc

@@ -67,6 +67,9 @@ class Network : public sc_core::sc_module {
   uint64_t flit_hops() const;  // router traversals so far
   // Hops (routers traversed) of a unicast packet from src to dst.
   unsigned hops(unsigned src, unsigned dst) const;
+  // Installs `hook` (nullptr: removes it) on every router (see HeadHook in router.h). Before
+  // simulation, or between runs: with several lanes the routers call it from their threads.
+  void set_head_hook(HeadHook* hook);
 
  private:
   void check_config() const;

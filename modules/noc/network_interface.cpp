@@ -63,6 +63,11 @@ unsigned NetworkInterface::packet_flits(const tlm::tlm_generic_payload& gp, cons
   return bytes == 0 ? 1 : (bytes + p_.flit_bytes - 1) / p_.flit_bytes;
 }
 
+void NetworkInterface::set_refusing(unsigned vnet, bool refuse) {
+  if (vnet >= vnets_) error(name(), "set_refusing: virtual network ", vnet, " does not exist; the NI has ", vnets_);
+  refusing_ = refuse ? refusing_ | uint64_t{1} << vnet : refusing_ & ~(uint64_t{1} << vnet);
+}
+
 bool NetworkInterface::accept(unsigned vnet, tlm::tlm_generic_payload& gp) {
   MemExt& e = mem_ext(gp, name());
   InjectVnet& q = inj_[vnet];

@@ -18,6 +18,10 @@
 // would pile the packets into one input VC, which serializes them through RC/VA/SA;
 // the injection channel carries one flit per cycle, virtual networks take turns round-robin;
 // an ejecting packet reserves its ejection-queue slot when its head arrives.
+// Refusal (DESIGN §6): the local unit may declare that its sink refuses a class of messages,
+// where a class is a virtual network (set_refusing); the NI only records it, for a router
+// HeadHook to read (probe deflection, paper 000 §III-F: a core whose probe queue is full is
+// skipped). Packets that still arrive are ejected as usual: refusal is a signal, not a block.
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -68,6 +72,9 @@ class NetworkInterface : public sc_core::sc_module, public FlitPortOwner, privat
   unsigned packet_flits(const tlm::tlm_generic_payload& gp) const;
   size_t inject_backlog(unsigned vnet) const { return inj_[vnet].queue.size(); }
   uint64_t packets_ejected() const { return pk_out_.value(); }
+  // Whether the local sink refuses virtual network `vnet` (see Refusal above).
+  void set_refusing(unsigned vnet, bool refuse);
+  bool refusing(unsigned vnet) const { return refusing_ >> vnet & 1; }
 
  private:
   // Bounded FIFO in a fixed array (the capacities are parameters): no allocation per message.
@@ -130,6 +137,7 @@ class NetworkInterface : public sc_core::sc_module, public FlitPortOwner, privat
   std::vector<EjectVnet> ej_;
   unsigned queued_ = 0;            // packets in the injection queues
   unsigned rr_ = 0;
+  uint64_t refusing_ = 0;          // [vnet] bit: the local sink refuses that class
 
   StatGroup stats_;
   Counter& pk_in_;

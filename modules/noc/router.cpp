@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <new>
 
+#include "common/mem_ext.h"
 #include "common/report.h"
 
 namespace gpusc::noc {
@@ -197,7 +198,10 @@ void Router::route(InVc& q, uint64_t rc_cycle) {
   if (f.head() && f.dest == kMultiDest && f.flits > p_.vc_depth) multicast_depth_error(f);
   unsigned n = 1;
   if (f.head() && f.dest != kMultiDest) {  // unicast: one branch, no destination set to split
-    if (f.dest == id_) __builtin_prefetch(&f.pkt->injected, 1);  // ejected here: the NI reads its record
+    if (f.dest == id_) {
+      __builtin_prefetch(&f.pkt->injected, 1);  // ejected here: the NI reads its record
+      if (head_hook_) redirect(q.ring[q.head]);  // may rewrite f.dest (f is that flit)
+    }
     const UnicastRoute r = route_.route_unicast(id_, q.port, q.vc, f);
     if (r.port >= ports_ || !out_links_[r.port] || r.vc_lo >= r.vc_hi || r.vc_hi > vcs_)
       route_error(f, r.port, r.vc_lo, r.vc_hi, f.dest);
@@ -226,6 +230,22 @@ void Router::route(InVc& q, uint64_t rc_cycle) {
   q.tails_sent = 0;
   ++heads_;
   replicas_ += n - 1;
+}
+
+// The head hook's turn (see HeadHook): a new destination is written to the flit, the packet
+// record and the payload's MemExt, so every later reader (routers, NI, the target) sees it.
+void Router::redirect(Flit& f) {
+  const unsigned d = head_hook_->redirect(id_, f);
+  if (d == f.dest) return;
+  if (d >= hook_nodes_)
+    error(name(), "head hook rewrote the destination of packet ", f.pkt->id, " (to node ", f.dest, ", virtual network ",
+          unsigned(f.vnet), ") to node ", d, ", which does not exist: the network has ", hook_nodes_, " nodes");
+  const uint16_t nd = static_cast<uint16_t>(d);
+  f.dest = nd;
+  Packet& pk = *f.pkt;
+  pk.dest = nd;
+  pk.dests = DestSet::single(nd);
+  if (pk.ext) pk.ext->dst = nd;
 }
 
 unsigned Router::route_multicast(InVc& q, uint64_t rc_cycle) {

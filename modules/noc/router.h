@@ -39,6 +39,11 @@
 // line; a lone request skips the allocators' general loops with the same outcome (grants,
 // round-robin pointers, stall counts); a head ejected here has its packet record prefetched for
 // the NI (written on another core when the source is in another lane).
+// Head hook (DESIGN §6, STYLE P16): an optional HeadHook, consulted in RC for a unicast head whose
+// destination is this router's own node (node n at router n: mesh, ring; on a crossbar only
+// node 0's heads), may rewrite that destination (probe deflection, paper 000 §III-F); the head
+// is then routed toward the new node in the same RC (no extra cycle). Unset, it costs one
+// predictable null test per head ejected here (nothing on heads passing through).
 #pragma once
 #include <cstdint>
 #include <string>
@@ -54,6 +59,23 @@
 #include "noc/switch_allocator.h"
 
 namespace gpusc::noc {
+
+// Consulted by a Router for a unicast head flit about to be ejected at the router's own node.
+// redirect() returns the head's destination: head.dest to leave it, or another node, toward
+// which the head is then routed from here (the hook is asked again where it arrives, so a chain
+// of refusing nodes is followed, and a loop is the hook's to avoid). The router rewrites the
+// destination everywhere it is kept: the head flit, Packet::dest / dests and the payload's
+// MemExt::dst. Only the destination may change: not the length, virtual network, source or
+// payload (the hook sees the flit as const). A rewritten destination must be a node of the
+// network, else the router stops with an error. Routing to the new node starts from this
+// router's input port and VC; dimension-order deadlock freedom does not cover a turn a
+// deflection adds (e.g. Y then X under XY): the platform keeps deflected traffic on a virtual
+// network where that is safe.
+class HeadHook {
+ public:
+  virtual ~HeadHook() = default;
+  virtual unsigned redirect(unsigned router, const Flit& head) = 0;
+};
 
 class Router : public sc_core::sc_module, public FlitPortOwner, private Tickable {
  public:
@@ -82,6 +104,14 @@ class Router : public sc_core::sc_module, public FlitPortOwner, private Tickable
   // Wiring (done by the topology builder before simulation).
   void connect_in(unsigned port, FlitLink& link);
   void connect_out(unsigned port, FlitLink& link);
+
+  // Installs (nullptr: removes) the head hook; `nodes`: the network's nodes (the valid
+  // destinations a hook may return). The hook must outlive the router's use of it.
+  void set_head_hook(HeadHook* hook, unsigned nodes) {
+    head_hook_ = hook;
+    hook_nodes_ = nodes;
+  }
+  HeadHook* head_hook() const { return head_hook_; }
 
   // FlitPortOwner
   void receive_flit(unsigned in_port, const Flit& f) override;
@@ -140,6 +170,7 @@ class Router : public sc_core::sc_module, public FlitPortOwner, private Tickable
   bool tick(uint64_t cycle) override;
   void apply_credits(uint64_t cycle);
   void route(InVc& q, uint64_t rc_cycle);
+  void redirect(Flit& f);
   unsigned route_multicast(InVc& q, uint64_t rc_cycle);
   [[noreturn]] void receive_error(unsigned in_port, const Flit& f) const;
   [[noreturn]] void route_error(const Flit& f, unsigned port, unsigned vc_lo, unsigned vc_hi, unsigned node) const;
@@ -248,6 +279,8 @@ class Router : public sc_core::sc_module, public FlitPortOwner, private Tickable
   SwitchAllocator sa_;
   ClockDomain& clk_;
   const RouteFunc& route_;
+  HeadHook* head_hook_ = nullptr;  // see HeadHook (read once per head ejected here)
+  unsigned hook_nodes_ = 0;
   StatGroup stats_;
   Counter& st_flits_;
   Counter& heads_;

@@ -1,0 +1,129 @@
+// Router head hook and NI refusal (router.h HeadHook, network_interface.h Refusal): a hook that
+// rewrites a head's destination where it would be ejected, deflection driven by an NI that
+// refuses a virtual network, and the error for a destination that does not exist.
+//
+// Timing (router_tb.cpp has the derivation), 3x1 mesh, pipeline 3, 1-cycle links: a packet sent
+// at t0 has its head usable at router 0 at t0+2; per router the head spends 3 cycles plus 1 on
+// the link (4 per hop), body flits follow one per cycle, and the last router's SA of the tail in
+// x delivers it in x + 3. So an F-flit packet crossing h routers arrives at t0 + 4h - 2 + F - 1:
+// node 0 -> 1 (2 routers), F = 4: t0+13; across 3 routers: t0+17. A rewrite happens in the RC
+// the head does anyway, so a packet deflected at router 1 to node 2 takes exactly one hop (4
+// cycles) more than it would to node 1: the time of a direct 0 -> 2 packet.
+#include <catch2/catch.hpp>
+
+#include "noc_fixture.h"
+
+using namespace gpusc;
+using gpusc::tb::mesh_params;
+using gpusc::tb::NocBench;
+
+namespace {
+uint64_t arrival(NocBench& b, unsigned d, uint64_t tag) {
+  for (const auto& a : b.dst[d].arrivals())
+    if (a.ext.pc == tag) return a.cycle;
+  return UINT64_MAX;
+}
+const MemExt* arrived_ext(NocBench& b, unsigned d, uint64_t tag) {
+  for (const auto& a : b.dst[d].arrivals())
+    if (a.ext.pc == tag) return &a.ext;
+  return nullptr;
+}
+
+// Rewrites destination `from` to `to` at router `at`; counts its calls per router.
+struct Rewrite : noc::HeadHook {
+  unsigned at, from, to;
+  unsigned calls[3] = {};
+  Rewrite(unsigned a, unsigned f, unsigned t) : at(a), from(f), to(t) {}
+  unsigned redirect(unsigned router, const noc::Flit& head) override {
+    ++calls[router];
+    return router == at && head.dest == from ? to : head.dest;
+  }
+};
+
+// Probe deflection as a platform would install it: if the local sink refuses the head's class
+// (its virtual network), send the head on to the next node.
+struct DeflectIfRefused : noc::HeadHook {
+  noc::Network* net;
+  unsigned deflected = 0;
+  explicit DeflectIfRefused(noc::Network* n) : net(n) {}
+  unsigned redirect(unsigned, const noc::Flit& head) override {
+    if (!net->ni(head.dest).refusing(head.vnet)) return head.dest;
+    ++deflected;
+    return (head.dest + 1u) % net->nodes();
+  }
+};
+}  // namespace
+
+TEST_CASE("head hook: a destination rewritten at router 1 goes on to node 2, one hop later", "[router][hook]") {
+  const uint64_t t0 = 10;
+  const unsigned F = 4;
+  NocBench hooked("hooked", mesh_params(3, 1, 3, 2, 8));
+  NocBench plain("plain", mesh_params(3, 1, 3, 2, 8));
+  NocBench direct("direct", mesh_params(3, 1, 3, 2, 8));
+  Rewrite hook(1, 1, 2);
+  hooked.net->set_head_hook(&hook);
+  CHECK(plain.net->router(1).head_hook() == nullptr);
+  hooked.send(0, 1, t0, F, 100);
+  plain.send(0, 1, t0, F, 100);
+  direct.send(0, 2, t0, F, 100);
+  hooked.run(t0 + 40);
+
+  CHECK(arrival(plain, 1, 100) == t0 + 13);
+  CHECK(arrival(direct, 2, 100) == t0 + 17);
+  CHECK(arrival(hooked, 1, 100) == UINT64_MAX);
+  CHECK(arrival(hooked, 2, 100) == t0 + 17);  // one hop (4 cycles) more than to node 1
+  // The payload's destination was rewritten with the head; the source is unchanged.
+  const MemExt* e = arrived_ext(hooked, 2, 100);
+  REQUIRE(e);
+  CHECK(e->dst == 2);
+  CHECK(e->src == 0);
+  // Consulted only where the head was to be ejected: router 1, then router 2 for the new node.
+  CHECK(hook.calls[0] == 0);
+  CHECK(hook.calls[1] == 1);
+  CHECK(hook.calls[2] == 1);
+  // Every flit (body and tail too) followed the head to router 2.
+  CHECK(hooked.net->router(1).flits_switched() == F);
+  CHECK(hooked.net->router(2).flits_switched() == F);
+  CHECK(hooked.net->packets_in_flight() == 0);
+}
+
+TEST_CASE("head hook: deflection when the destination's NI refuses the packet's virtual network", "[router][hook]") {
+  const uint64_t t0 = 10;
+  NocBench b("b", mesh_params(3, 1, 3, 2, 8));
+  NocBench nohook("nohook", mesh_params(3, 1, 3, 2, 8));
+  DeflectIfRefused hook(b.net.get());
+  b.net->set_head_hook(&hook);
+  CHECK_FALSE(b.net->ni(1).refusing(0));
+  b.net->ni(1).set_refusing(0, true);
+  nohook.net->ni(1).set_refusing(0, true);
+  CHECK(b.net->ni(1).refusing(0));
+  b.send(0, 1, t0, 1, 1);       // refused at node 1: deflected to node 2
+  b.send(0, 1, t0 + 40, 1, 2);  // accepted again by then
+  nohook.send(0, 1, t0, 1, 1);
+  b.run(t0 + 30);
+  b.net->ni(1).set_refusing(0, false);
+  b.run(40);
+  CHECK(arrival(b, 1, 1) == UINT64_MAX);
+  CHECK(arrival(b, 2, 1) == t0 + 14);  // 1-flit: 3 routers
+  CHECK(arrival(b, 1, 2) == t0 + 40 + 10);  // 2 routers
+  CHECK(hook.deflected == 1);
+  // Refusal is a signal for the hook, not a block: without a hook the packet is ejected.
+  CHECK(arrival(nohook, 1, 1) == t0 + 10);
+}
+
+TEST_CASE("head hook: refusal of a virtual network that does not exist is an error", "[router][hook][bad]") {
+  NocBench b("b", mesh_params(3, 1));
+  REQUIRE_THROWS_WITH(b.net->ni(1).set_refusing(1, true),
+                      Catch::Contains("set_refusing: virtual network 1 does not exist; the NI has 1"));
+}
+
+TEST_CASE("head hook: a rewritten destination that is not a node is a clear error", "[router][hook][bad]") {
+  NocBench b("b", mesh_params(3, 1));
+  Rewrite hook(1, 1, 7);
+  b.net->set_head_hook(&hook);
+  b.send(0, 1, 10, 1, 1);
+  REQUIRE_THROWS_WITH(b.run(40), Catch::Contains("b.noc.router_1") &&
+                                     Catch::Contains("head hook rewrote the destination of packet") &&
+                                     Catch::Contains("(to node 1, virtual network 0) to node 7, which does not "
+                                                     "exist: the network has 3 nodes"));
+}
