@@ -53,15 +53,24 @@ MemoryPartition::MemoryPartition(sc_core::sc_module_name name, const Params& p, 
     : sc_core::sc_module(name),
       p_(Params::with_stage_defaults(p, stages, this->name())),
       l2_("l2", p.l2, core, node),
-      dram_("dram", p.dram, dram_clk),
+      dram_(p_.memory == "gddr5" ? std::make_unique<DramChannel>("dram", p_.dram, dram_clk) : nullptr),
+      bw_(p_.memory == "bandwidth" ? std::make_unique<BandwidthMemory>("dram", p_.bandwidth_memory, dram_clk)
+                                   : nullptr),
       locality_("locality", p.locality, core),
       req_lat_(stats_.average("request_latency", Unit::Cycles,
                               "request head flit injected at the SM until this MC takes it (001 §2.1) [core cycles]")) {
   validate(p_, this->name());
   l2_.set_index_address([map](uint64_t a) { return map.local(a); });
-  dram_.set_address_map([map](uint64_t a) { return map.local(a); });
-  l2_.down_out.bind(dram_.in);
-  dram_.out.bind(l2_.down_in);
+  // The memory model (memory_partition.h): same module name, ports, address map and clock.
+  if (dram_) {
+    dram_->set_address_map([map](uint64_t a) { return map.local(a); });
+    l2_.down_out.bind(dram_->in);
+    dram_->out.bind(l2_.down_in);
+  } else {  // validate() above admits only gddr5 and bandwidth
+    bw_->set_address_map([map](uint64_t a) { return map.local(a); });
+    l2_.down_out.bind(bw_->in);
+    bw_->out.bind(l2_.down_in);
+  }
   build_stages(stages, core, node, map);
   in().set_tap([this, &core](tlm::tlm_generic_payload& gp) {
     MemExt& e = mem_ext(gp, this->name());
@@ -117,7 +126,7 @@ uint64_t MemoryPartition::mc_stall_cycles() const {
 }
 
 bool MemoryPartition::idle() const {
-  if (!l2_.idle() || dram_.pending() != 0) return false;
+  if (!l2_.idle() || memory_pending() != 0) return false;
   for (const auto& st : stages_)
     if (!st->idle()) return false;
   return true;

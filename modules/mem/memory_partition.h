@@ -1,5 +1,6 @@
 // MemoryPartition: one memory controller node of the GPU (issue 4 item 3): the MC request queue
-// and L2 slice (a write-back Cache) in front of one GDDR5 DramChannel, with an ordered chain of
+// and L2 slice (a write-back Cache) in front of one memory model chosen by config (a GDDR5
+// DramChannel by default, or a latency-bandwidth BandwidthMemory), with an ordered chain of
 // stages between the node's network interface and the L2 (mem/mc_stage.h; e.g. the packet
 // coalescing unit of paper 001 §3, registered by modules/coalesce). Its two ports face the NI:
 // in() takes requests from the request network, out() gives replies to the reply network. Read
@@ -8,6 +9,16 @@
 //   NI --> in()  = [stage 0 ... stage n-1] --> L2.up_in      L2.down_out --> DRAM.in
 //   NI <-- out() = [stage 0 ... stage n-1] <-- L2.up_out     L2.down_in  <-- DRAM.out
 //
+// Memory model: `memory` = "gddr5" builds a DramChannel from the `dram` section (bank timing,
+// FR-FCFS); "bandwidth" builds a BandwidthMemory from the `bandwidth_memory` section (fixed
+// latency + bytes per cycle, HBM-class, paper 003). Either is the module "dram" (so its stats are
+// <partition>.dram.*: reads, writes, queue_full, read_latency exist for both), is bound
+// l2.down_out -> in and out -> l2.down_in, decodes the partition-local address, and ticks in the
+// partition's memory clock (the constructor's dram_clk): its parameters are in that clock's
+// cycles, like the DRAM's, and the L2 <-> memory crossing is the same for both models (for
+// paper 003's 1 GHz figures give the platform a 1000 MHz memory clock). The section of the model
+// not chosen is validated but unused. Nothing else in the partition depends on the choice:
+// idle() and memory_pending() ask whichever was built.
 // Stages: `stages` names them, NI side first; each is built by the McStageRegistry the
 // constructor is given, from its parameters in stage_params.<name> (a stage with no entry there
 // takes its defaults). An unknown stage name, a name listed twice, or a stage_params key naming
@@ -44,6 +55,7 @@
 #include "common/clock_domain.h"
 #include "common/params.h"
 #include "common/stats.h"
+#include "mem/bandwidth_memory.h"
 #include "mem/cache.h"
 #include "mem/dram_channel.h"
 #include "mem/locality_monitor.h"
@@ -55,14 +67,20 @@ class MemoryPartition : public sc_core::sc_module {
  public:
   struct Params {
     Cache::Params l2 = l2_defaults();
+    std::string memory = "gddr5";         // memory model behind the L2: gddr5 (dram) | bandwidth (bandwidth_memory)
     DramChannel::Params dram = dram_defaults();
+    BandwidthMemory::Params bandwidth_memory;
     std::vector<std::string> stages;      // McStage chain between the NI and the L2, NI side first
     json stage_params = json::object();   // stage name -> that stage's parameters
     LocalityMonitor::Params locality;
     template <class F> static void describe(F&& f) {
       using S = Params;
       GPUSC_PARAM(l2, "L2 slice (a write-back Cache)");
-      GPUSC_PARAM(dram, "DRAM channel");
+      GPUSC_PARAM_C(memory, "gddr5|bandwidth",
+                    "memory model behind the L2: gddr5 = DramChannel (section dram), bandwidth = BandwidthMemory "
+                    "(section bandwidth_memory); both tick in the memory clock");
+      GPUSC_PARAM(dram, "GDDR5 DRAM channel (memory = gddr5)");
+      GPUSC_PARAM(bandwidth_memory, "latency-bandwidth memory (memory = bandwidth) [memory clock cycles]");
       GPUSC_PARAM(stages, "stages between the NI and the L2, NI side first, by registered name (mem/mc_stage.h)");
       GPUSC_PARAM(stage_params, "parameters of the stages, keyed by stage name; a stage not named takes its defaults");
       GPUSC_PARAM(locality, "inter-core locality monitor (paper 001 §2.2)");
@@ -85,7 +103,11 @@ class MemoryPartition : public sc_core::sc_module {
   MsgOut& out() { return *out_; }  // replies to the network interface
 
   Cache& l2() { return l2_; }
-  DramChannel& dram() { return dram_; }
+  // The memory model built (Params::memory): exactly one of these is non-null.
+  DramChannel* dram() { return dram_.get(); }
+  BandwidthMemory* bandwidth_memory() { return bw_.get(); }
+  // Requests the memory model has accepted and not yet retired (0 when drained).
+  size_t memory_pending() const { return dram_ ? dram_->pending() : bw_->pending(); }
   const Params& params() const { return p_; }  // stage_params with every stage's defaults
   // The stages in chain order (NI side first), and the one named `name` (nullptr if none).
   size_t stage_count() const { return stages_.size(); }
@@ -113,7 +135,8 @@ class MemoryPartition : public sc_core::sc_module {
 
   const Params p_;
   Cache l2_;
-  DramChannel dram_;
+  std::unique_ptr<DramChannel> dram_;    // memory = gddr5
+  std::unique_ptr<BandwidthMemory> bw_;  // memory = bandwidth
   LocalityMonitor locality_;
   std::vector<std::unique_ptr<McStage>> stages_;  // chain order, NI side first
   MsgIn* in_ = nullptr;                           // first request stage's in(), or the L2's up_in

@@ -141,3 +141,88 @@ TEST_CASE("MemoryPartition: back-to-back misses are pipelined through the L2 loo
   CHECK(b.stat("dram.row_hits") == 15);
   CHECK(b.mc.idle());
 }
+
+// ---- memory = bandwidth: a BandwidthMemory behind the L2 (bandwidth_memory.h) ----------------
+
+namespace {
+
+P bandwidth_params(unsigned bytes_per_cycle = 768) {
+  P p;
+  p.memory = "bandwidth";
+  p.bandwidth_memory.bytes_per_cycle = bytes_per_cycle;
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("MemoryPartition: memory = bandwidth serves an idle L2 miss in the lookup plus the memory latency",
+          "[partition][timing][bandwidth]") {
+  PartitionBench b("b", bandwidth_params());
+  REQUIRE(b.mc.dram() == nullptr);
+  REQUIRE(b.mc.bandwidth_memory() != nullptr);
+  const auto& m = b.p.bandwidth_memory;
+  REQUIRE(m.latency == 99);
+  REQUIRE(m.access_bytes == 32);
+  // By hand (periods rounded to ps: core 714 ps, memory clock 924 MHz = 1082 ps). Offered in core
+  // cycle 10, latched and looked up in 11; the miss leaves down_out in 11 + 120 = 131 = 93534 ps,
+  // memory cycle floor(93534 / 1082) = 86. Accept-to-reply: latch + ceil(128 / 768) transfer
+  // cycle - 1 + latency = 1 + 0 + 99 = 100 (bandwidth_memory.h), so the fill leaves in memory
+  // cycle 186 = 201252 ps, inside core cycle floor(201252 / 714) = 281; the L2 latches it in 282
+  // and answers in that cycle.
+  b.read(10, 0x0, 1);
+  b.read(1000, 0x0, 2);  // now an L2 hit
+  b.run_to(2000);
+  CHECK(b.reply(1) == 282);
+  CHECK(b.reply(1) == b.miss_reply(10, 100));
+  CHECK(b.reply(2) == 1001 + 120);
+  CHECK(b.stat("l2.read_misses") == 1);
+  CHECK(b.stat("dram.reads") == 1);
+  CHECK(b.stat("dram.bytes") == 128);
+  CHECK(b.stat("dram.read_latency") == 100);
+  CHECK(b.mc.idle());
+  CHECK(b.mc.memory_pending() == 0);
+  CHECK(b.pool.in_use() == 0);
+  CHECK(collect_stats()["invariant_failures"].empty());
+}
+
+TEST_CASE("MemoryPartition: memory = bandwidth, a stream of misses is paced by bytes_per_cycle",
+          "[partition][timing][bandwidth]") {
+  // 16 B per memory cycle: a 128 B line takes 8 memory cycles (8 x 1082 ps = 12.1 core cycles), so
+  // 32 misses offered one per core cycle queue in the memory (queue 64 >= 32, L2 MSHRs 32) and
+  // leave it exactly 8 memory cycles apart.
+  PartitionBench b("b", bandwidth_params(16));
+  constexpr unsigned n = 32;
+  for (unsigned i = 0; i < n; ++i) b.read(10 + i, 0x80 * i, i);
+  b.run_to(4000);
+  CHECK(b.reply(0) == b.miss_reply(10, 1 + 7 + 99));  // idle: latch, 8 transfer cycles, latency
+  const uint64_t first = b.reply(0), last = b.reply(n - 1);
+  const double spread_ps = double(last - first) * 714;
+  INFO("first reply " << first << ", last " << last);
+  // (n - 1) x 8 memory cycles between the first and last fill, give or take the core-cycle rounding.
+  const double paced_ps = double(n - 1) * 8 * 1082;
+  CHECK(spread_ps >= paced_ps - 714);
+  CHECK(spread_ps <= paced_ps + 714);
+  for (unsigned i = 1; i < n; ++i) CHECK(b.reply(i) > b.reply(i - 1));
+  CHECK(b.stat("dram.reads") == n);
+  CHECK(b.stat("dram.bytes") == n * 128);
+  CHECK(b.stat("l2.read_misses") == n);
+  CHECK(b.mc.idle());
+  CHECK(b.pool.in_use() == 0);
+  CHECK(collect_stats()["invariant_failures"].empty());
+}
+
+TEST_CASE("MemoryPartition: an unknown memory model is an error naming the known ones", "[partition][config]") {
+  REQUIRE_THROWS_WITH(params_from_json<P>(parse_json(R"({"memory": "hbm3"})", "test"), "mc"),
+                      Catch::Contains("'mc.memory'") && Catch::Contains("hbm3") &&
+                          Catch::Contains("gddr5|bandwidth"));
+  P p;
+  p.memory = "ddr4";
+  REQUIRE_THROWS_WITH(PartitionBench("bad", p), Catch::Contains("memory") && Catch::Contains("ddr4") &&
+                                                    Catch::Contains("gddr5|bandwidth"));
+  // The section of the model not chosen keeps its defaults and is still a known key.
+  const P q = params_from_json<P>(parse_json(R"({"memory": "bandwidth", "bandwidth_memory": {"latency": 50}})", "t"),
+                                  "mc");
+  CHECK(q.memory == "bandwidth");
+  CHECK(q.bandwidth_memory.latency == 50);
+  CHECK(q.dram.burst_cycles == P{}.dram.burst_cycles);
+}

@@ -138,7 +138,7 @@ void require_drained_and_answered_once(GpuBench& b) {
     INFO("MC " << j);
     REQUIRE(g.mc(j).idle());
     REQUIRE(g.mc(j).l2().idle());
-    REQUIRE(g.mc(j).dram().occupancy() == 0);
+    REQUIRE(g.mc(j).memory_pending() == 0);
     for (size_t k = 0; k < g.mc(j).stage_count(); ++k) {
       INFO("stage " << g.mc(j).params().stages[k]);
       REQUIRE(g.mc(j).stage(k).idle());

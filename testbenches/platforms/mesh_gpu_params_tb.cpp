@@ -17,8 +17,8 @@ using P = MeshGpu::Params;
 TEST_CASE("mesh_gpu params: every key of every nested section, overridden alone, changes that key only",
           "[mesh_gpu][config]") {
   const tb::OneKeyReport r = tb::check_one_key_overrides<P>();
-  for (const char* s : {"noc", "noc.router", "noc.ni", "sm", "l1", "mc", "mc.l2", "mc.dram", "mc.locality",
-                        "cta"}) {
+  for (const char* s : {"noc", "noc.router", "noc.ni", "sm", "l1", "mc", "mc.l2", "mc.dram",
+                        "mc.bandwidth_memory", "mc.locality", "cta"}) {
     INFO(s);
     CHECK(std::find(r.sections.begin(), r.sections.end(), s) != r.sections.end());
   }

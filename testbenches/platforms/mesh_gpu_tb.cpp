@@ -41,6 +41,32 @@ TEST_CASE("mesh_gpu: every line request of spmv gets exactly one reply", "[mesh_
   for (unsigned i = 0; i < kSms; ++i) REQUIRE(b.log.reads()[i] > 0);
 }
 
+// The partitions build a BandwidthMemory instead of the GDDR5 channel (memory_partition.h); the
+// rest of the platform is unchanged. One elaboration per TEST_CASE (SystemC).
+static void run_with_bandwidth_memory(const std::string& kernel, const json& kp) {
+  GpuBench b(small_params("ics8x8", {{"mc", {{"memory", "bandwidth"}}}}), kernel, kp);
+  REQUIRE(b.run());
+  require_drained_and_answered_once(b);
+  for (unsigned j = 0; j < kMcs; ++j) {
+    REQUIRE(b.gpu.mc(j).dram() == nullptr);
+    REQUIRE(b.gpu.mc(j).bandwidth_memory() != nullptr);
+  }
+  // Every L2 fetch was a read of the bandwidth memory ("bytes" is a BandwidthMemory statistic).
+  REQUIRE(b.sum_over_mcs(".dram.reads") == b.sum_over_mcs(".l2.fetches"));
+  REQUIRE(b.sum_over_mcs(".dram.reads") > 0);
+  REQUIRE(b.sum_over_mcs(".dram.bytes") >= 128 * b.sum_over_mcs(".dram.reads"));
+}
+
+TEST_CASE("mesh_gpu: with mc.memory = bandwidth every line request of spmv gets exactly one reply",
+          "[mesh_gpu][partition]") {
+  run_with_bandwidth_memory("spmv", kSpmv);
+}
+
+TEST_CASE("mesh_gpu: with mc.memory = bandwidth every line request of transpose gets exactly one reply",
+          "[mesh_gpu][partition]") {
+  run_with_bandwidth_memory("transpose", kTranspose);  // stores: the L2 writes lines back
+}
+
 TEST_CASE("mesh_gpu: every line request of histogram (atomics) gets exactly one reply", "[mesh_gpu]") {
   GpuBench b(small_params("ics8x8"), "histogram", kHistogram);
   REQUIRE(b.run());
