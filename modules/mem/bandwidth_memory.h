@@ -7,10 +7,10 @@
 // Ports and replies exactly as DramChannel (dram_channel.h): requests (Read of a line, or Write =
 // L2 write-back) on `in`; a read leaves on `out` as its reply (same payload, MemExt::is_reply =
 // true); a write gets no reply, its payload is released when it completes. Other kinds, replies
-// and requests longer than line_bytes are errors. So a MemoryPartition could use either: its
-// Params would get a choice `dram_model = "gddr5|bandwidth"` and a `bandwidth` section with these
-// Params, it would own one of the two and bind l2.down_out -> in and out -> l2.down_in as today
-// (set_address_map and pending() exist here for that; the address does not affect timing).
+// and requests longer than line_bytes are errors. So a MemoryPartition uses either:
+// `mc.memory = "gddr5" | "bandwidth"` picks DramChannel or this unit (section
+// `mc.bandwidth_memory`), bound l2.down_out -> in and out -> l2.down_in alike (set_address_map
+// and pending() serve the partition; the address does not affect timing).
 //
 // Timing, in cycles of the memory's clock (A = bytes moved, R = bytes_per_cycle, L = latency):
 // a request taken in cycle a is latched in a + 1 and waits in the queue for the data channel,
