@@ -17,12 +17,9 @@ using namespace gpusc;
 using gpusc::tb::mesh_params;
 using gpusc::tb::NocBench;
 
+using gpusc::tb::arrival;
+
 namespace {
-uint64_t arrival(NocBench& b, unsigned d, uint64_t tag) {
-  for (const auto& a : b.dst[d].arrivals())
-    if (a.ext.pc == tag) return a.cycle;
-  return UINT64_MAX;
-}
 const MemExt* arrived_ext(NocBench& b, unsigned d, uint64_t tag) {
   for (const auto& a : b.dst[d].arrivals())
     if (a.ext.pc == tag) return &a.ext;

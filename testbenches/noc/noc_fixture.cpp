@@ -89,6 +89,12 @@ noc::Network::Params mesh_params(unsigned k, unsigned m, unsigned pipeline, unsi
   return p;
 }
 
+uint64_t arrival(NocBench& b, unsigned d, uint64_t tag) {
+  for (const auto& a : b.dst[d].arrivals())
+    if (a.ext.pc == tag) return a.cycle;
+  return UINT64_MAX;
+}
+
 std::vector<unsigned> connected_out_ports(noc::Network& net, unsigned r) {
   const noc::FlitPortOwner* self = &net.router(r);
   std::vector<unsigned> ports;

@@ -56,6 +56,9 @@ struct TrafficBench : sc_core::sc_module {
 // n * 16 bytes is an n-flit packet.
 noc::Network::Params mesh_params(unsigned k, unsigned m, unsigned pipeline = 3, unsigned vcs = 2, unsigned depth = 8);
 
+// Cycle at which the message tagged `tag` (MemExt::pc) reached node d's target (UINT64_MAX: never).
+uint64_t arrival(NocBench& b, unsigned d, uint64_t tag);
+
 // Output ports of router r that are wired to a link (the others have no credits).
 std::vector<unsigned> connected_out_ports(noc::Network& net, unsigned r);
 

@@ -20,14 +20,7 @@ using namespace gpusc;
 using gpusc::tb::mesh_params;
 using gpusc::tb::NocBench;
 
-namespace {
-// Cycle at which the message tagged `tag` reached node d's target (UINT64_MAX: never).
-uint64_t arrival(NocBench& b, unsigned d, uint64_t tag) {
-  for (const auto& a : b.dst[d].arrivals())
-    if (a.ext.pc == tag) return a.cycle;
-  return UINT64_MAX;
-}
-}  // namespace
+using gpusc::tb::arrival;
 
 TEST_CASE("router: two packets for one output serialise on 1 VC and interleave on 2 VCs", "[router][vc]") {
   // 3x1 mesh, pipeline 3, 8-flit packets, buffers deep enough for a whole packet. Nodes 0 and 2
