@@ -34,6 +34,7 @@ class Counter {
 class Average {
  public:
   void add(double x) { sum_ += x; ++n_; }
+  void merge(const Average& o) { sum_ += o.sum_; n_ += o.n_; }  // the samples of both
   double mean() const { return n_ ? sum_ / static_cast<double>(n_) : 0.0; }
   double sum() const { return sum_; }
   uint64_t samples() const { return n_; }

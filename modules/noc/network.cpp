@@ -192,6 +192,15 @@ unsigned Network::hops(unsigned src, unsigned dst) const {
   return static_cast<unsigned>(std::abs(dx) + std::abs(dy)) + 1;
 }
 
+void Network::set_node_map(NodeMap m) {
+  for (unsigned n : m.node)
+    if (n != NodeMap::kNone && n >= nodes()) error(name(), "node map names node ", n, " but the network has ", nodes());
+  if (m.boundary != NodeMap::kNone && m.boundary >= nodes())
+    error(name(), "node map's boundary node ", m.boundary, " but the network has ", nodes());
+  node_map_ = std::move(m);
+  for (auto& ni : nis_) ni.set_node_map(&node_map_);
+}
+
 void Network::set_head_hook(HeadHook* hook) {
   for (unsigned r = 0; r < routers(); ++r) routers_[r].set_head_hook(hook, nodes());
 }

@@ -70,6 +70,9 @@ class Network : public sc_core::sc_module {
   // Installs `hook` (nullptr: removes it) on every router (see HeadHook in router.h). Before
   // simulation, or between runs: with several lanes the routers call it from their threads.
   void set_head_hook(HeadHook* hook);
+  // Destinations are platform ids mapped through `m` from now on (NodeMap, network_interface.h).
+  // Before simulation; every entry and the boundary are nodes of this network or NodeMap::kNone.
+  void set_node_map(NodeMap m);
 
  private:
   void check_config() const;
@@ -93,6 +96,7 @@ class Network : public sc_core::sc_module {
   sc_core::sc_vector<Router> routers_;
   sc_core::sc_vector<NetworkInterface> nis_;
   std::deque<FlitLink> links_;
+  NodeMap node_map_;
 };
 
 }  // namespace gpusc::noc

@@ -68,6 +68,15 @@ void NetworkInterface::set_refusing(unsigned vnet, bool refuse) {
   refusing_ = refuse ? refusing_ | uint64_t{1} << vnet : refusing_ & ~(uint64_t{1} << vnet);
 }
 
+unsigned NetworkInterface::local_node(unsigned id) const {
+  if (id >= node_map_->node.size())
+    error(name(), "message to id ", id, " but the platform numbers ", node_map_->node.size(), " nodes");
+  const unsigned n = node_map_->node[id];
+  if (n == NodeMap::kNone)
+    error(name(), "message to id ", id, ", which is outside this network's block, and the block has no boundary");
+  return n;
+}
+
 bool NetworkInterface::accept(unsigned vnet, tlm::tlm_generic_payload& gp) {
   MemExt& e = mem_ext(gp, name());
   InjectVnet& q = inj_[vnet];
@@ -75,17 +84,29 @@ bool NetworkInterface::accept(unsigned vnet, tlm::tlm_generic_payload& gp) {
     ++inj_full_;
     return false;
   }
+  const unsigned dst = node_map_ && e.dests.empty() ? local_node(e.dst) : e.dst;
   // Checked before DestSet::single: an id beyond DestSet's capacity would write out of bounds.
-  if (e.dests.empty() && e.dst >= nodes_)
-    error(name(), "message to node ", e.dst, " but the network has ", nodes_, " nodes");
+  if (e.dests.empty() && dst >= nodes_)
+    error(name(), "message to node ", dst, " but the network has ", nodes_, " nodes");
   Packet* pk = pool_.take();
   pk->src = node_;
   if (e.dests.empty()) {
-    pk->dests = DestSet::single(e.dst);
+    pk->dests = DestSet::single(dst);
     pk->pending_dests = 1;
-    pk->dest = static_cast<uint16_t>(e.dst);
+    pk->dest = static_cast<uint16_t>(dst);
   } else {
-    pk->dests = e.dests;
+    if (node_map_) {
+      DestSet local;
+      e.dests.for_each([&](unsigned d) {
+        const unsigned n = local_node(d);
+        if (n == node_map_->boundary)
+          error(name(), "multicast to id ", d, ", which is outside this block: a multicast stays in its block");
+        local.add(n);
+      });
+      pk->dests = local;
+    } else {
+      pk->dests = e.dests;
+    }
     pk->dests.for_each([&](unsigned d) {
       if (d >= nodes_) error(name(), "message to node ", d, " but the network has ", nodes_, " nodes");
     });

@@ -22,6 +22,11 @@
 // where a class is a virtual network (set_refusing); the NI only records it, for a router
 // HeadHook to read (probe deflection, paper 000 §III-F: a core whose probe queue is full is
 // skipped). Packets that still arrive are ejected as usual: refusal is a signal, not a block.
+// Node map (DESIGN §6, blocks): when a platform numbers nodes across several blocks, MemExt ids
+// are platform ids and the network's NodeMap turns each destination into one of its own nodes
+// at injection (once per packet): ids of the block into their node, every other id into the
+// block's boundary node. A multicast must stay within the block (no member behind the boundary).
+// Without a map (one block from id 0) destinations are node ids as they are.
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -36,6 +41,13 @@
 #include "noc/packet_pool.h"
 
 namespace gpusc::noc {
+
+// Platform id -> node of this network (see Node map above).
+struct NodeMap {
+  static constexpr unsigned kNone = ~0u;
+  std::vector<unsigned> node;  // [platform id]; kNone: not reachable from this network
+  unsigned boundary = kNone;   // the node the ids of other blocks map to (kNone: none)
+};
 
 class NetworkInterface : public sc_core::sc_module, public FlitPortOwner, private Tickable {
  public:
@@ -75,6 +87,8 @@ class NetworkInterface : public sc_core::sc_module, public FlitPortOwner, privat
   // Whether the local sink refuses virtual network `vnet` (see Refusal above).
   void set_refusing(unsigned vnet, bool refuse);
   bool refusing(unsigned vnet) const { return refusing_ >> vnet & 1; }
+  // Destinations are platform ids mapped through *m (nullptr: node ids); m must outlive the NI.
+  void set_node_map(const NodeMap* m) { node_map_ = m; }
 
  private:
   // Bounded FIFO in a fixed array (the capacities are parameters): no allocation per message.
@@ -114,6 +128,7 @@ class NetworkInterface : public sc_core::sc_module, public FlitPortOwner, privat
   };
 
   bool accept(unsigned vnet, tlm::tlm_generic_payload& gp);
+  unsigned local_node(unsigned id) const;  // through node_map_ (set)
   [[noreturn]] void receive_error(const Flit& f) const;
   unsigned packet_flits(const tlm::tlm_generic_payload& gp, const MemExt* e) const;
   bool tick(uint64_t cycle) override;
@@ -125,6 +140,7 @@ class NetworkInterface : public sc_core::sc_module, public FlitPortOwner, privat
   const unsigned node_, nodes_, vnets_, vpv_, vc_depth_;
   ClockDomain& clk_;
   PacketPool& pool_;
+  const NodeMap* node_map_ = nullptr;
   FlitLink* inj_link_ = nullptr;
   FlitLink* ej_link_ = nullptr;
   std::vector<InjectVnet> inj_;
