@@ -1,0 +1,231 @@
+#include "gpu/gpu_block.h"
+
+#include "common/report.h"
+#include "noc/mesh_placement.h"
+
+namespace gpusc {
+
+namespace {
+
+// Closes the NI ports a node does not use (an SM never receives requests, an MC never sends
+// them); a message arriving there is a routing error.
+struct UnusedPort : sc_core::sc_module {
+  MsgIn in{"in"};
+  MsgOut out{"out"};
+  explicit UnusedPort(sc_core::sc_module_name n) : sc_core::sc_module(n) {
+    in.set_accept([this](tlm::tlm_generic_payload& gp) -> bool {
+      error(name(), "a message for address 0x", std::hex, gp.get_address(), " reached a node that cannot take it");
+    });
+  }
+};
+
+double cycles_between(const sc_core::sc_time& a, const sc_core::sc_time& b, const ClockDomain& clk) {
+  return (b - a) / clk.period();
+}
+
+}  // namespace
+
+noc::Network::Params GpuBlock::Params::noc_defaults() {
+  noc::Network::Params n;  // paper 001 Table 1: 8x8 mesh, 4 VCs per port, 8-flit buffers, 128-bit channels
+  n.topology = "mesh";
+  n.k = 8;
+  n.m = 8;
+  n.routing = "xy-xy";
+  n.router.vnets = 2;
+  n.router.vcs_per_vnet = 2;
+  n.router.vc_depth = 9;  // a 9-flit multicast reply must fit in one VC (router.cpp, deadlock freedom)
+  n.router.pipeline = 3;
+  n.ni.flit_bytes = 16;
+  n.ni.header_bytes = 8;
+  return n;
+}
+
+Cache::Params GpuBlock::Params::l1_defaults() {
+  Cache::Params c;  // 16 KB, 4-way, 128 B lines (paper 000 Table II, paper 001 Table 1)
+  c.line_bytes = 128;
+  c.sets = 32;
+  c.ways = 4;
+  c.hit_latency = 1;
+  c.write_policy = "write-through";
+  return c;
+}
+
+GpuBlock::Params GpuBlock::checked(const Params& p, const McStageRegistry& stages, const std::string& where) {
+  validate(p, where);
+  Params q = p;
+  q.mc = MemoryPartition::Params::with_stage_defaults(p.mc, stages, "mc");
+  return q;
+}
+
+GpuBlock::GpuBlock(sc_core::sc_module_name name, const Params& p, Context ctx)
+    : sc_core::sc_module(name),
+      p_(checked(p, ctx.stages, this->name())),
+      clocks_(ctx.clocks),
+      mapper_(ctx.mapper),
+      ids_(ctx.ids),
+      map_(ctx.mapper),
+      sms_("sm"),
+      mcs_("mc"),
+      amat_(stats_.average("amat", Unit::Cycles, "load line requests: SM issue to reply at the SM [core cycles]")),
+      mem_lat_(stats_.average("memory_latency", Unit::Cycles,
+                              "L1 miss: MC takes the request until its reply is handed to the NI [core cycles]")),
+      rep_lat_(stats_.average("reply_latency", Unit::Cycles,
+                              "L1 miss: reply handed to the NI until the L1 takes it [core cycles]")),
+      reply_bytes_(stats_.counter("reply_data_bytes", Unit::Bytes, "read/atomic reply data delivered to L1s")),
+      reply_packets_in_(stats_.counter("reply_messages_injected", Unit::Count, "replies handed to MC NIs")),
+      request_packets_in_(stats_.counter("request_messages_injected", Unit::Count, "requests handed to SM NIs")) {
+  if (!ctx.sm_groups.empty() && ctx.sm_groups.size() != p_.sms)
+    error(this->name(), "Context::sm_groups has ", ctx.sm_groups.size(), " entries but the block has ", p_.sms, " SMs");
+  sm_groups_ = ctx.sm_groups.empty() ? std::vector<unsigned>(p_.sms, ctx.group) : ctx.sm_groups;
+  place_nodes();
+  base_ = ids_.add_block(p_.nodes());
+  build_networks();
+  sms_.init(p_.sms, [&](const char* nm, size_t i) {
+    return new SmNode(nm, p_.sm, p_.l1, clocks_.core, base_ + sm_nodes_[i]);
+  });
+  mcs_.init(p_.mcs, [&](const char* nm, size_t i) {
+    return new MemoryPartition(nm, p_.mc, clocks_.core, clocks_.dram, base_ + mc_nodes_[i], map_, ctx.stages);
+  });
+  for (unsigned i = 0; i < p_.mcs; ++i) {
+    const unsigned part = ids_.add_partition(base_ + mc_nodes_[i]);
+    if (i == 0) first_partition_ = part;
+  }
+  for (unsigned i = 0; i < p_.sms; ++i) wire_sm(i);
+  for (unsigned i = 0; i < p_.mcs; ++i) wire_mc(i);
+}
+
+void GpuBlock::place_nodes() {
+  const auto& n = p_.noc;
+  const unsigned nodes = p_.nodes();
+  if (n.topology == "mesh") {
+    if (n.k * n.m != nodes)
+      error(name(), "a ", n.k, "x", n.m, " mesh has ", n.k * n.m, " nodes but sms + mcs", p_.boundary ? " + 1" : "",
+            " = ", nodes, "; every node hosts one SM or one MC", p_.boundary ? ", or the boundary" : "");
+    mc_nodes_ = noc::mc_placement(n.k, n.m, p_.mcs, p_.placement);
+  } else if (n.topology == "crossbar") {
+    if (n.k != nodes)
+      error(name(), "a crossbar of ", n.k, " ports cannot connect sms + mcs", p_.boundary ? " + 1" : "", " = ", nodes,
+            " nodes");
+    for (unsigned i = 0; i < p_.mcs; ++i) mc_nodes_.push_back(p_.sms + i);
+  } else {
+    error(name(), "noc.topology '", n.topology, "' is not supported by a GPU block (use mesh or crossbar)");
+  }
+  mc_of_node_.assign(nodes, ~0u);
+  for (unsigned i = 0; i < p_.mcs; ++i) mc_of_node_[mc_nodes_[i]] = i;
+  const unsigned boundary = p_.boundary ? boundary_node() : ~0u;
+  for (unsigned node = 0; node < nodes; ++node)
+    if (mc_of_node_[node] == ~0u && node != boundary) sm_nodes_.push_back(node);
+}
+
+unsigned GpuBlock::boundary_node() const {
+  if (!p_.boundary) error(name(), "the block has no boundary node (boundary = false)");
+  for (unsigned node = p_.nodes(); node-- > 0;)
+    if (mc_of_node_[node] == ~0u) return node;
+  error(name(), "no node left for the boundary");
+}
+
+void GpuBlock::build_networks() {
+  noc::Network::Params np = p_.noc;
+  if (p_.network == "vnets") {
+    if (np.router.vnets != 2)
+      error(name(), "network=vnets needs noc.router.vnets = 2 (requests and replies), got ", np.router.vnets);
+    req_net_ = std::make_unique<noc::Network>("noc", np, clocks_.noc);
+  } else {
+    if (np.router.vnets != 1)
+      error(name(), "network=separate needs noc.router.vnets = 1 (one class per physical network), got ",
+            np.router.vnets);
+    const auto r = np.routing;
+    const auto dash = r.find('-');
+    noc::Network::Params rp = np;
+    np.routing = r.substr(0, dash);
+    rp.routing = dash == std::string::npos ? r : r.substr(dash + 1);
+    req_net_ = std::make_unique<noc::Network>("req_noc", np, clocks_.noc);
+    rep_net_ = std::make_unique<noc::Network>("reply_noc", rp, clocks_.noc);
+  }
+}
+
+void GpuBlock::end_of_elaboration() {
+  // Every block is registered by now: map the platform's ids onto this block's nodes. One block
+  // numbered from 0 needs no map (its ids are its nodes).
+  if (base_ == 0 && ids_.nodes() == p_.nodes()) return;
+  noc::NodeMap m;
+  m.boundary = p_.boundary ? boundary_node() : noc::NodeMap::kNone;
+  m.node.assign(ids_.nodes(), m.boundary);
+  for (unsigned n = 0; n < p_.nodes(); ++n) m.node[base_ + n] = n;
+  req_net_->set_node_map(m);
+  if (rep_net_) rep_net_->set_node_map(m);
+}
+
+MsgOut& GpuBlock::out(Class c) {
+  const unsigned b = boundary_node();
+  return c == kRequest ? req_ni(b).out[req_vnet()] : rep_ni(b).out[rep_vnet()];
+}
+
+MsgIn& GpuBlock::in(Class c) {
+  const unsigned b = boundary_node();
+  return c == kRequest ? req_ni(b).in[req_vnet()] : rep_ni(b).in[rep_vnet()];
+}
+
+void GpuBlock::flush_l1s() {
+  for (auto& s : sms_) s.l1().flush();
+}
+
+void GpuBlock::close_unused(MsgOut& never_sends, MsgIn& never_receives) {
+  auto* u = new UnusedPort(sc_core::sc_gen_unique_name("unused_port"));
+  unused_.emplace_back(u);
+  never_sends.bind(u->in);
+  u->out.bind(never_receives);
+}
+
+void GpuBlock::wire_sm(unsigned i) {
+  const unsigned node = sm_nodes_[i];  // local
+  const unsigned id = base_ + node;    // platform id
+  SmNode& sm = sms_[i];
+  Cache& l1 = sm.l1();
+  sm.req_out().bind(req_ni(node).in[req_vnet()]);
+  rep_ni(node).out[rep_vnet()].bind(sm.rep_in());
+  // The requester's route is where first touch is reported: the group of the SM behind this L1.
+  l1.set_route([this, group = sm_groups_[i]](tlm::tlm_generic_payload& gp, MemExt& e) {
+    e.dst = ids_.partition_node(mapper_.map(gp.get_address(), group).partition, "gpu.l1");
+  });
+
+  close_unused(req_ni(node).out[req_vnet()], rep_ni(node).in[rep_vnet()]);  // SMs take no requests, send no replies
+
+  req_ni(node).in[req_vnet()].set_tap([this, id](tlm::tlm_generic_payload& gp) {
+    ++request_packets_in_;
+    if (obs_.injected) obs_.injected(id, gp);
+  });
+  l1.up_in.set_tap([this, i](tlm::tlm_generic_payload& gp) {
+    if (obs_.sm_request) obs_.sm_request(i, gp);
+  });
+  l1.down_in.set_tap([this, id](tlm::tlm_generic_payload& gp) {
+    const MemExt& e = mem_ext(gp, "gpu.l1");
+    if (e.kind != MemKind::Read && e.kind != MemKind::Atomic) return;
+    const sc_core::sc_time now = sc_core::sc_time_stamp();
+    // From when the MC took this SM's own request (a merged reply carries each one's stamps).
+    mem_lat_.add(cycles_between(e.stamps_of(id).t_mem_accept, e.t_reply_inject, clocks_.core));
+    rep_lat_.add(cycles_between(e.t_reply_inject, now, clocks_.core));
+    reply_bytes_ += gp.get_data_length();
+  });
+  sm.core().mem_in.set_tap([this, i](tlm::tlm_generic_payload& gp) {
+    const MemExt& e = mem_ext(gp, "gpu.sm");
+    if (e.kind == MemKind::Read) amat_.add(cycles_between(e.t_issue, sc_core::sc_time_stamp(), clocks_.core));
+    if (obs_.sm_reply) obs_.sm_reply(i, gp);
+  });
+}
+
+void GpuBlock::wire_mc(unsigned i) {
+  const unsigned node = mc_nodes_[i];
+  const unsigned id = base_ + node;
+  MemoryPartition& mc = mcs_[i];
+  req_ni(node).out[req_vnet()].bind(mc.in());
+  mc.out().bind(rep_ni(node).in[rep_vnet()]);
+  close_unused(rep_ni(node).out[rep_vnet()], req_ni(node).in[req_vnet()]);  // MCs take no replies, send no requests
+  rep_ni(node).in[rep_vnet()].set_tap([this, id](tlm::tlm_generic_payload& gp) {
+    mem_ext(gp, "gpu.reply_ni").t_reply_inject = sc_core::sc_time_stamp();
+    ++reply_packets_in_;
+    if (obs_.injected) obs_.injected(id, gp);
+  });
+}
+
+}  // namespace gpusc

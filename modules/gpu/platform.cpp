@@ -1,0 +1,168 @@
+#include "gpu/platform.h"
+
+#include <algorithm>
+#include <string>
+
+#include "common/report.h"
+#include "common/stats.h"
+
+namespace gpusc {
+
+namespace {
+
+std::vector<unsigned> block_groups(const std::vector<GpuBlock*>& blocks) {
+  std::vector<unsigned> g;
+  for (unsigned b = 0; b < blocks.size(); ++b) g.insert(g.end(), blocks[b]->sm_count(), b);
+  return g;
+}
+
+}  // namespace
+
+Platform::Platform(ClockDomain& core, Workload& workload, std::vector<GpuBlock*> blocks,
+                   const CtaScheduler::Params& cta, std::vector<unsigned> group_of_sm)
+    : core_(core), blocks_(std::move(blocks)) {
+  if (blocks_.empty()) error("platform", "a platform needs at least one block");
+  for (GpuBlock* b : blocks_)
+    for (unsigned i = 0; i < b->sm_count(); ++i) cores_.push_back(&b->sm(i).core());
+  if (group_of_sm.empty()) group_of_sm = block_groups(blocks_);
+  if (group_of_sm.size() != cores_.size())
+    error("platform", "group_of_sm has ", group_of_sm.size(), " entries but the blocks have ", cores_.size(), " SMs");
+  cta_ = std::make_unique<CtaScheduler>("cta", cta, core_, workload, cores_, group_of_sm);
+  cta_->set_on_kernel_boundary([this](unsigned) {
+    for (GpuBlock* b : blocks_) b->flush_l1s();  // L1s are not coherent: invalidate between kernels
+  });
+}
+
+bool Platform::run(uint64_t max_cycles) {
+  // Event-driven: once the workload is done and every write ack is back, nothing is scheduled
+  // and sc_start returns on its own.
+  sc_core::sc_start(core_.time_of(max_cycles), sc_core::SC_EXIT_ON_STARVATION);
+  finish_cycle_ = cta_->done() ? cta_->finish_cycle() : core_.now();
+  return cta_->done();
+}
+
+json Platform::mechanism_summary() const {
+  json s = json::object();
+  std::vector<const MemoryPartition*> partitions;
+  for (const GpuBlock* b : blocks_)
+    for (unsigned i = 0; i < b->mc_count(); ++i) partitions.push_back(&b->mc(i));
+  MemoryPartition::summarize_stages(s, partitions);
+  for (const auto& f : summaries_) f(s);
+  return s;
+}
+
+json Platform::summary() const {
+  const json all = collect_stats();
+  const json& v = all.at("stats");
+  auto get = [&](const std::string& key) -> double {
+    const auto it = v.find(key);
+    if (it == v.end()) error("platform", "summary: statistic '", key, "' not found");
+    return it->get<double>();
+  };
+  double thread_instr = 0, warp_instr = 0, l1_reads = 0, l1_hits = 0, l2_reads = 0, l2_hits = 0, stall = 0;
+  double req_sum = 0, req_n = 0, reply_bytes = 0;
+  uint64_t req_packets = 0, rep_packets = 0, flit_hops = 0;
+  Average amat, mem_lat, rep_lat;
+  unsigned mcs = 0;
+  for (const GpuBlock* b : blocks_) {
+    for (unsigned i = 0; i < b->sm_count(); ++i) {
+      const std::string core = b->sm(i).core().name(), l1 = b->sm(i).l1().name();
+      thread_instr += get(core + ".thread_instructions");
+      warp_instr += get(core + ".warp_instructions");
+      l1_reads += get(l1 + ".reads");
+      l1_hits += get(l1 + ".read_hits");
+    }
+    for (unsigned i = 0; i < b->mc_count(); ++i) {
+      const MemoryPartition& mc = b->mc(i);
+      req_sum += mc.request_latency().sum();
+      req_n += static_cast<double>(mc.request_latency().samples());
+      l2_reads += get(std::string(mc.name()) + ".l2.reads");
+      l2_hits += get(std::string(mc.name()) + ".l2.read_hits");
+      stall += static_cast<double>(mc.mc_stall_cycles());
+    }
+    mcs += b->mc_count();
+    amat.merge(b->amat());
+    mem_lat.merge(b->memory_latency());
+    rep_lat.merge(b->reply_latency());
+    reply_bytes += static_cast<double>(b->reply_data_bytes());
+    req_packets += b->requests_injected();
+    rep_packets += b->replies_injected();
+    flit_hops += b->request_net().flit_hops() + (b->separate_reply_net() ? b->separate_reply_net()->flit_hops() : 0);
+  }
+  const double cycles = static_cast<double>(std::max<uint64_t>(finish_cycle_, 1));
+
+  json s;
+  s["cycles"] = finish_cycle_;
+  s["thread_instructions"] = thread_instr;
+  s["warp_instructions"] = warp_instr;
+  s["ipc"] = thread_instr / cycles;
+  s["amat"] = amat.mean();
+  const double req_lat = req_n > 0 ? req_sum / req_n : 0.0;
+  s["request_latency"] = req_lat;
+  s["memory_latency"] = mem_lat.mean();
+  s["reply_latency"] = rep_lat.mean();
+  s["l1_miss_penalty"] = req_lat + mem_lat.mean() + rep_lat.mean();
+  s["l1_hit_rate"] = l1_reads > 0 ? l1_hits / l1_reads : 0.0;
+  s["l2_hit_rate"] = l2_reads > 0 ? l2_hits / l2_reads : 0.0;
+  s["mc_stall_ratio"] = stall / (cycles * mcs);
+  s["reply_bytes_per_core_cycle"] = reply_bytes / (cycles * sm_count());
+
+  // Link utilization of router-to-router links, per class when the classes have networks of
+  // their own, in each network's clock cycles.
+  struct Util {
+    double max = 0, sum = 0;
+    unsigned n = 0;
+    double mean() const { return n ? sum / n : 0.0; }
+  };
+  auto add_links = [&](Util& u, const noc::Network& net, ClockDomain& clk) {
+    const double noc_cycles = std::max(1.0, static_cast<double>(clk.cycle_of(core_.time_of(finish_cycle_))));
+    for (const noc::FlitLink& l : net.links()) {
+      if (!dynamic_cast<const noc::Router*>(l.up) || !dynamic_cast<const noc::Router*>(l.down)) continue;
+      const double x = static_cast<double>(l.flits) / noc_cycles;
+      u.max = std::max(u.max, x);
+      u.sum += x;
+      ++u.n;
+    }
+  };
+  Util req, rep;
+  const bool separate = blocks_[0]->separate_reply_net() != nullptr;
+  for (GpuBlock* b : blocks_) {
+    add_links(req, b->request_net(), b->noc_clock());
+    if (b->separate_reply_net()) add_links(rep, *b->separate_reply_net(), b->noc_clock());
+  }
+  s["request_packets"] = req_packets;
+  s["reply_packets"] = rep_packets;
+  if (separate) {
+    s["link_util_max_request"] = req.max;
+    s["link_util_mean_request"] = req.mean();
+    s["link_util_max_reply"] = rep.max;
+    s["link_util_mean_reply"] = rep.mean();
+    s["link_util_max"] = std::max(req.max, rep.max);
+    s["link_util_mean"] = (req.mean() + rep.mean()) / 2;
+  } else {
+    s["link_util_max_all"] = req.max;
+    s["link_util_mean_all"] = req.mean();
+    s["link_util_max"] = req.max;
+    s["link_util_mean"] = req.mean();
+  }
+  s["flit_hops"] = flit_hops;
+
+  json loc = json::object();
+  const auto& windows = blocks_[0]->params().mc.locality.windows;
+  for (size_t w = 0; w < windows.size(); ++w) {
+    double shared = 0, reads = 0;
+    for (const GpuBlock* b : blocks_)
+      for (unsigned i = 0; i < b->mc_count(); ++i) {
+        if (w >= b->params().mc.locality.windows.size()) continue;
+        shared += static_cast<double>(b->mc(i).locality().shared_accesses(w));
+        reads += static_cast<double>(b->mc(i).locality().reads());
+      }
+    loc[std::to_string(windows[w])] = reads > 0 ? shared / reads : 0.0;
+  }
+  s["locality_ratio"] = loc;
+  s.update(mechanism_summary());
+  s["invariant_failures"] = all.at("invariant_failures");
+  return s;
+}
+
+}  // namespace gpusc

@@ -1,0 +1,63 @@
+// Platform: the thin top of a platform built from GPU blocks (DESIGN §6). It owns what is one
+// per platform: the CTA scheduler that runs the workload on every block's SMs (in the order its
+// CtaPolicy decides), the L1 flush at kernel boundaries (the L1s are not coherent), run() with
+// its max-cycles stop, and the summary of paper-style figures. The blocks, their clocks, the
+// address mapper and whatever joins the blocks (bridges, bandwidth links) are the caller's and
+// must outlive the platform; a platform class (platforms/mesh_gpu) owns them next to it.
+// SM numbering: the platform's SM s is block b's SM i for the blocks in the order given; CTA
+// groups (cta.policy = contiguous-groups) are the blocks unless group_of_sm says otherwise.
+// Summary: the figures below over all blocks, then the lines each memory-partition stage adds
+// (McStage::summarize) and those mechanisms register with add_summary(); the platform names no
+// mechanism.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "common/clock_domain.h"
+#include "common/params.h"
+#include "gpu/gpu_block.h"
+#include "sm/cta_scheduler.h"
+#include "workload/kernel.h"
+
+namespace gpusc {
+
+class Platform {
+ public:
+  // `core`: the clock cycles are counted in. group_of_sm: the CTA group of each platform SM
+  // (empty: its block's index).
+  Platform(ClockDomain& core, Workload& workload, std::vector<GpuBlock*> blocks, const CtaScheduler::Params& cta,
+           std::vector<unsigned> group_of_sm = {});
+  Platform(const Platform&) = delete;
+  Platform& operator=(const Platform&) = delete;
+
+  // Runs until the workload has finished and every write ack is back, or max_cycles core cycles.
+  // Returns true when the workload finished.
+  bool run(uint64_t max_cycles);
+  uint64_t cycles() const { return finish_cycle_; }  // after run()
+
+  unsigned blocks() const { return static_cast<unsigned>(blocks_.size()); }
+  GpuBlock& block(unsigned b) { return *blocks_[b]; }
+  unsigned sm_count() const { return static_cast<unsigned>(cores_.size()); }
+  SmCore& sm(unsigned s) { return *cores_[s]; }
+  CtaScheduler& cta() { return *cta_; }
+  ClockDomain& core_clock() { return core_; }
+
+  // A mechanism's summary lines: f adds its keys to the summary (called by summary()).
+  void add_summary(std::function<void(json&)> f) { summaries_.push_back(std::move(f)); }
+  // The summary the command lines print (also in the stats JSON): the platform's figures and
+  // mechanism_summary()'s lines.
+  json summary() const;
+  json mechanism_summary() const;
+
+ private:
+  ClockDomain& core_;
+  std::vector<GpuBlock*> blocks_;
+  std::vector<SmCore*> cores_;
+  std::unique_ptr<CtaScheduler> cta_;
+  std::vector<std::function<void(json&)>> summaries_;
+  uint64_t finish_cycle_ = 0;
+};
+
+}  // namespace gpusc

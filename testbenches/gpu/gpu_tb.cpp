@@ -1,0 +1,226 @@
+// GPU blocks and the platform (gpu/): the node numbering; a block's node layout with a boundary;
+// two blocks joined by a request link and a reply link under a first-touch page map, where every
+// request that leaves a block is one whose page the other block owns, every one comes back as
+// exactly one reply, and every load is answered once; contiguous CTA groups keep each group's
+// CTAs on its own block; the summary adds up over blocks; configuration errors.
+#include <catch2/catch.hpp>
+
+#include <map>
+#include <set>
+
+#include "common/first_touch_page_mapper.h"
+#include "common/fine_interleave_mapper.h"
+#include "common/stats.h"
+#include "gpu/gpu_block.h"
+#include "gpu/node_numbering.h"
+#include "gpu/platform.h"
+#include "noc/bandwidth_link.h"
+#include "workload/workload_factory.h"
+
+using namespace gpusc;
+
+TEST_CASE("NodeNumbering: blocks get consecutive ids, partitions follow in order", "[gpu]") {
+  NodeNumbering ids;
+  CHECK(ids.add_block(5) == 0);
+  CHECK(ids.add_partition(3) == 0);
+  CHECK(ids.add_block(7) == 5);
+  CHECK(ids.add_partition(5 + 6) == 1);
+  CHECK(ids.nodes() == 12);
+  CHECK(ids.blocks() == 2);
+  CHECK(ids.partition_node(1, "t") == 11);
+  REQUIRE_THROWS_WITH(ids.partition_node(2, "t"), Catch::Contains("memory partition 2 but the platform has 2"));
+  REQUIRE_THROWS_WITH(ids.add_partition(12), Catch::Contains("only 12 nodes"));
+  REQUIRE_THROWS_WITH(ids.add_block(0), Catch::Contains("at least one node"));
+}
+
+namespace {
+
+// Two GPUs of 3 SMs and 2 MCs on a 6-port crossbar (the boundary last), joined by a request and
+// a reply link; pages first-touch, CTAs in one contiguous group per GPU.
+struct TwoGpus {
+  static GpuBlock::Params block() {
+    GpuBlock::Params p;
+    p.sms = 3, p.mcs = 2, p.boundary = true;
+    p.noc.topology = "crossbar", p.noc.k = p.nodes();
+    return p;
+  }
+  ClockDomain core{"core_clk", 1000}, noc{"noc_clk", 1000}, dram{"dram_clk", 924};
+  FirstTouchPageMapper pages{{{0, 1}, {2, 3}}, 4096, 256};
+  NodeNumbering ids;
+  McStageRegistry stages;
+  GpuBlock g0{"gpu0", block(), {{core, noc, dram}, pages, ids, stages, 0}};
+  GpuBlock g1{"gpu1", block(), {{core, noc, dram}, pages, ids, stages, 1}};
+  noc::BandwidthLink req{"req_link", link(), core}, rep{"rep_link", link(), core};
+  std::unique_ptr<Workload> wl = make_workload("stencil2d", {{"rows", 48}, {"cols", 48}, {"iterations", 2}}, 1);
+  Platform platform;
+
+  static noc::BandwidthLink::Params link() {
+    noc::BandwidthLink::Params p;
+    p.bytes_per_cycle = 32;
+    p.latency = 10;
+    return p;
+  }
+  static CtaScheduler::Params cta() {
+    CtaScheduler::Params p;
+    p.policy = "contiguous-groups";
+    return p;
+  }
+  TwoGpus() : platform(core, *wl, {&g0, &g1}, cta()) {
+    for (auto [l, c] : {std::pair{&req, GpuBlock::kRequest}, std::pair{&rep, GpuBlock::kReply}}) {
+      g0.out(c).bind(l->a_in);
+      l->a_out.bind(g0.in(c));
+      g1.out(c).bind(l->b_in);
+      l->b_out.bind(g1.in(c));
+    }
+  }
+};
+
+}  // namespace
+
+TEST_CASE("GpuBlock: two blocks joined by links, requests cross exactly for the other block's pages",
+          "[gpu]") {
+  TwoGpus t;
+  // Layout: a crossbar puts SMs first, then MCs, the boundary last; the second block's ids
+  // follow the first's.
+  CHECK(t.g0.base() == 0);
+  CHECK(t.g1.base() == 6);
+  CHECK(t.g0.sm_node(2) == 2);
+  CHECK(t.g0.mc_node(0) == 3);
+  CHECK(t.g0.boundary_node() == 5);
+  CHECK(t.g1.sm_node(0) == 6);
+  CHECK(t.g1.mc_node(1) == 10);
+  CHECK(t.g1.first_partition() == 2);
+  CHECK(t.ids.partition_node(3, "t") == 10);
+
+  // Every request an SM injects, by the block its destination lies in; every load answered once.
+  uint64_t leaving[2] = {0, 0}, loads[2] = {0, 0}, answers[2] = {0, 0};
+  std::set<const tlm::tlm_generic_payload*> open[2];
+  std::vector<std::string> errors;
+  for (unsigned b = 0; b < 2; ++b) {
+    GpuBlock& g = b ? t.g1 : t.g0;
+    GpuBlock::Observers o;
+    o.injected = [&, b](unsigned node, const tlm::tlm_generic_payload& gp) {
+      const MemExt& e = mem_ext(const_cast<tlm::tlm_generic_payload&>(gp), "test");
+      if (e.is_reply) return;
+      CHECK(node == e.src);
+      const unsigned owner = e.dst < 6 ? 0u : 1u;
+      // The L1 routed to the partition that owns the page (first touch), in platform ids.
+      CHECK(e.dst == t.ids.partition_node(t.pages.partition(gp.get_address()), "test"));
+      if (owner != b) ++leaving[b];
+    };
+    o.sm_request = [&, b](unsigned, const tlm::tlm_generic_payload& gp) {
+      if (!open[b].insert(&gp).second) errors.push_back("request issued twice");
+      ++loads[b];
+    };
+    o.sm_reply = [&, b](unsigned, const tlm::tlm_generic_payload& gp) {
+      if (!open[b].erase(&gp)) errors.push_back("reply without request");
+      ++answers[b];
+    };
+    g.set_observers(o);
+  }
+  REQUIRE(t.platform.run(5000000));
+  CHECK(errors.empty());
+  CHECK(open[0].empty());
+  CHECK(open[1].empty());
+  CHECK(loads[0] == answers[0]);
+  CHECK(loads[1] == answers[1]);
+  CHECK(loads[0] > 0);
+  CHECK(loads[1] > 0);
+  // The request link carried exactly the requests for the other block's pages, each direction,
+  // and the reply link one reply for each (write acks included).
+  CHECK(leaving[0] > 0);
+  CHECK(leaving[1] > 0);
+  CHECK(t.req.delivered(noc::BandwidthLink::kAtoB) == leaving[0]);
+  CHECK(t.req.delivered(noc::BandwidthLink::kBtoA) == leaving[1]);
+  CHECK(t.rep.delivered(noc::BandwidthLink::kBtoA) == leaving[0]);
+  CHECK(t.rep.delivered(noc::BandwidthLink::kAtoB) == leaving[1]);
+  // Both GPUs own pages.
+  CHECK(t.pages.pages_of(0) > 0);
+  CHECK(t.pages.pages_of(1) > 0);
+}
+
+TEST_CASE("Platform: contiguous CTA groups run each group on its own block, the summary adds up", "[gpu]") {
+  TwoGpus t;
+  // CTA c of a kernel with n CTAs belongs to group 0 when c < ceil(n / 2) (ContiguousSplit).
+  std::map<unsigned, std::set<unsigned>> block_of_cta;  // cta -> blocks that ran it
+  unsigned max_cta = 0;
+  for (unsigned b = 0; b < 2; ++b)
+    for (unsigned i = 0; i < 3; ++i)
+      (b ? t.g1 : t.g0).sm(i).core().add_cta_done_listener([&, b](SmCore&, unsigned cta) {
+        block_of_cta[cta].insert(b);
+        max_cta = std::max(max_cta, cta);
+      });
+  REQUIRE(t.platform.run(5000000));
+  const unsigned n = max_cta + 1, first = (n + 1) / 2;  // the same grid every launch (stencil)
+  REQUIRE(n == 9);  // 48 x 48 in 16 x 16 tiles
+  for (const auto& [cta, blocks] : block_of_cta) {
+    INFO("CTA " << cta);
+    CHECK(blocks == std::set<unsigned>{cta < first ? 0u : 1u});
+  }
+  const json s = t.platform.summary();
+  const json stats = collect_stats().at("stats");
+  double instr = 0;
+  for (const char* g : {"gpu0", "gpu1"})
+    for (unsigned i = 0; i < 3; ++i)
+      instr += stats.at(std::string(g) + ".sm_" + std::to_string(i) + ".core.thread_instructions").get<double>();
+  CHECK(instr > 0);
+  CHECK(s.at("thread_instructions").get<double>() == instr);
+  CHECK(s.at("cycles").get<uint64_t>() == t.platform.cycles());
+  CHECK(s.at("request_packets").get<uint64_t>() == t.g0.requests_injected() + t.g1.requests_injected());
+}
+
+TEST_CASE("Platform: a mechanism's summary lines appear, the platform names none", "[gpu]") {
+  TwoGpus t;
+  t.platform.add_summary([](json& s) { s["widget_hits"] = 7; });
+  REQUIRE(t.platform.run(5000000));
+  CHECK(t.platform.summary().at("widget_hits") == 7);
+  CHECK(t.platform.mechanism_summary() == json{{"widget_hits", 7}});
+}
+
+TEST_CASE("GpuBlock: a request for another block's partition without a boundary is an error", "[gpu]") {
+  ClockDomain core{"core_clk", 1000}, noc{"noc_clk", 1000}, dram{"dram_clk", 924};
+  FineInterleaveMapper map(4, 256);  // partitions 2 and 3 are the second block's
+  NodeNumbering ids;
+  McStageRegistry stages;
+  GpuBlock::Params p;
+  p.sms = 2, p.mcs = 2;
+  p.noc.topology = "crossbar", p.noc.k = 4;
+  GpuBlock g0("gpu0", p, {{core, noc, dram}, map, ids, stages, 0});
+  GpuBlock g1("gpu1", p, {{core, noc, dram}, map, ids, stages, 0});
+  auto wl = make_workload("transpose", {{"size", "small"}}, 1);
+  Platform platform(core, *wl, {&g0, &g1}, CtaScheduler::Params{});
+  REQUIRE_THROWS_WITH(platform.run(1000000), Catch::Contains("outside this network's block, and the block has no boundary"));
+}
+
+TEST_CASE("GpuBlock: boundary ports and node counts are checked", "[gpu]") {
+  ClockDomain core{"core_clk", 1000}, noc{"noc_clk", 1000}, dram{"dram_clk", 924};
+  FineInterleaveMapper map(2, 256);
+  NodeNumbering ids;
+  McStageRegistry stages;
+  GpuBlock::Params p;
+  p.sms = 2, p.mcs = 2;
+  p.noc.topology = "crossbar", p.noc.k = 4;
+  GpuBlock g("gpu", p, {{core, noc, dram}, map, ids, stages, 0});
+  REQUIRE_THROWS_WITH(g.out(GpuBlock::kRequest), Catch::Contains("no boundary node"));
+  p.boundary = true;  // now 5 nodes on a 4-port crossbar
+  REQUIRE_THROWS_WITH(GpuBlock("gpu2", p, {{core, noc, dram}, map, ids, stages, 0}),
+                      Catch::Contains("a crossbar of 4 ports cannot connect sms + mcs + 1 = 5 nodes"));
+  p.noc.topology = "mesh", p.noc.k = 2, p.noc.m = 2;
+  REQUIRE_THROWS_WITH(GpuBlock("gpu3", p, {{core, noc, dram}, map, ids, stages, 0}),
+                      Catch::Contains("a 2x2 mesh has 4 nodes but sms + mcs + 1 = 5"));
+}
+
+TEST_CASE("GpuBlock: on a mesh the boundary is the highest node no MC sits on", "[gpu]") {
+  ClockDomain core{"core_clk", 1000}, noc{"noc_clk", 1000}, dram{"dram_clk", 924};
+  FineInterleaveMapper map(3, 256);
+  NodeNumbering ids;
+  McStageRegistry stages;
+  GpuBlock::Params p;  // 3x3 mesh, MCs on the bottom row (nodes 0, 1, 2): boundary 8, SMs 3-7
+  p.sms = 5, p.mcs = 3, p.boundary = true;
+  p.noc.k = 3, p.noc.m = 3;
+  GpuBlock g("gpu", p, {{core, noc, dram}, map, ids, stages, 0});
+  CHECK(g.boundary_node() == 8);
+  for (unsigned i = 0; i < 5; ++i) CHECK(g.sm_node(i) == 3 + i);
+  std::set<unsigned> mcs{g.mc_node(0), g.mc_node(1), g.mc_node(2)};
+  CHECK(mcs == std::set<unsigned>{0, 1, 2});
+}
