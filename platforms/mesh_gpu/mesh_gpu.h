@@ -1,48 +1,35 @@
-// MeshGpu: the baseline GPU platform of issue 4, and the one the paper-001 mechanism modifies:
-// SMs (SmCore + L1 Cache) and memory partitions (L2 + DRAM, and the chain of stages mc.stages
-// names, e.g. the packet coalescing unit) on one network node each, connected by a request and a
-// reply network, fed by a CtaScheduler running one Workload. Built from Params (a JSON config and
-// a preset, platforms/mesh_gpu/presets) and a McStageRegistry (every paper folder's stages by
-// default, platforms/paper_stages.h).
-//
-//   network = "vnets"    : one network, virtual network 0 carries requests, 1 replies (paper 001)
-//   network = "separate" : two physical networks with one virtual network each (paper 000, and
-//                          the separate request / reply crossbars of paper 001 §4.2)
-// Nodes: a mesh has k x m nodes, each hosting an SM or an MC; MCs sit where `placement` puts them
-// (noc/mesh_placement.h), SMs on the remaining nodes in id order. A crossbar has one port per SM
-// and MC (SMs first).
-// Blocks, address map, CTA policy: `blocks` groups consecutive SM ids and consecutive MC ids
-// into that many blocks (ContiguousSplit: the first groups one larger when uneven); one block
-// by default. `address_map.kind` picks the AddressMapper the L1s route with and the MCs index
-// with (one mapper, shared): fine-interleave (default: interleave_bytes chunks over all MCs) or
-// first-touch (a page lives in the block of the SM whose request reached memory first,
-// interleaved in interleave_bytes chunks over that block's MCs). `cta.policy` picks the
-// CtaPolicy: round-robin (default), contiguous-groups (one CTA group per block) or greedy.
-// Measurement (paper 001 §2.1): a line request's L1 miss penalty splits into request latency
-// (its head flit injected at the SM until the MC takes it; MemoryPartition measures it), memory
-// latency (the MC takes it until its reply is handed to the MC's NI) and reply latency (until the
-// L1 takes the reply; includes the MC stall in the NI queue), from MemExt timestamps stamped by
-// the NI and at MsgIn taps. When a stage merges requests into one reply (the PCU), a merged
-// request's memory latency runs from the MC taking that request (its own stamps, MemExt::grouped)
-// until the reply it shares is handed to the NI, and its reply latency is that of the shared reply.
-// Summary: the platform's own figures, then the lines each stage adds (McStage::summarize); the
-// platform names no mechanism.
+// MeshGpu: the baseline GPU platform of issue 4, and the one the paper-001 mechanism modifies: one
+// GpuBlock (gpu/gpu_block.h: SM nodes and memory partitions on one network, its request and
+// reply classes as virtual networks or separate networks) run by a Platform (gpu/platform.h:
+// the CTA scheduler, kernel-boundary L1 flushes, run(), the summary), plus the recipe that
+// fills them from Params (a JSON config and a preset, platforms/mesh_gpu/presets) and a
+// McStageRegistry (every paper folder's stages by default, platforms/paper_stages.h). It owns
+// the clock domains, the address mapper and the node numbering the block takes from outside.
+// Groups, address map, CTA policy: `blocks` groups consecutive SM ids and consecutive MC ids
+// into that many groups inside the one GpuBlock (ContiguousSplit: the first groups one larger
+// when uneven); one group by default. `address_map.kind` picks the AddressMapper the L1s route
+// with and the MCs index with (one mapper, shared): fine-interleave (default: interleave_bytes
+// chunks over all MCs) or first-touch (a page lives in the group of the SM whose request
+// reached memory first, interleaved in interleave_bytes chunks over that group's MCs).
+// `cta.policy` picks the CtaPolicy: round-robin (default), contiguous-groups (one CTA group per
+// group of SMs) or greedy.
+// Measurement and summary: GpuBlock's and Platform's headers.
 #pragma once
-#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include <systemc>
 
-#include "common/address_map.h"
 #include "common/address_mapper.h"
 #include "common/clock_domain.h"
 #include "common/params.h"
-#include "common/stats.h"
+#include "gpu/gpu_block.h"
+#include "gpu/node_numbering.h"
+#include "gpu/platform.h"
 #include "mem/cache.h"
-#include "mem/memory_partition.h"
 #include "mem/mc_stage.h"
+#include "mem/memory_partition.h"
 #include "noc/network.h"
 #include "platforms/paper_stages.h"
 #include "sm/cta_scheduler.h"
@@ -51,7 +38,7 @@
 
 namespace gpusc {
 
-class MeshGpu : public sc_core::sc_module {
+class MeshGpu {
  public:
   struct Params {
     unsigned sms = 56;                  // SM nodes
@@ -90,86 +77,58 @@ class MeshGpu : public sc_core::sc_module {
       GPUSC_PARAM(mc, "memory partition");
       GPUSC_PARAM(cta, "CTA scheduler");
     }
-    static noc::Network::Params noc_defaults();
-    static Cache::Params l1_defaults();
+    static noc::Network::Params noc_defaults() { return GpuBlock::Params::noc_defaults(); }
+    static Cache::Params l1_defaults() { return GpuBlock::Params::l1_defaults(); }
   };
 
   // `stages` builds the memory-partition stages p.mc.stages names (used during construction).
-  MeshGpu(sc_core::sc_module_name name, const Params& p, Workload& workload,
+  // `name` names the block (its units' statistics are name.sm_0.core..., name.mc_0...).
+  MeshGpu(const std::string& name, const Params& p, Workload& workload,
           const McStageRegistry& stages = paper_mc_stages());
   MeshGpu(const MeshGpu&) = delete;
   MeshGpu& operator=(const MeshGpu&) = delete;
 
   // Runs until the workload has finished and every write ack is back, or max_cycles core cycles.
   // Returns true when the workload finished.
-  bool run(uint64_t max_cycles);
+  bool run(uint64_t max_cycles) { return platform_.run(max_cycles); }
 
   // The effective configuration: p with every memory-partition stage's parameters filled in.
   const Params& params() const { return p_; }
   ClockDomain& core_clock() { return core_; }
   unsigned sm_count() const { return p_.sms; }
   unsigned mc_count() const { return p_.mcs; }
-  SmCore& sm(unsigned i) { return sms_[i]; }
-  Cache& l1(unsigned i) { return l1s_[i]; }
-  MemoryPartition& mc(unsigned i) { return mcs_[i]; }
-  noc::Network& request_net() { return *req_net_; }
-  noc::Network& reply_net() { return rep_net_ ? *rep_net_ : *req_net_; }
-  unsigned sm_node(unsigned i) const { return sm_nodes_[i]; }
-  unsigned mc_node(unsigned i) const { return mc_nodes_[i]; }
-  unsigned block_of_sm(unsigned i) const { return block_of_sm_[i]; }
+  GpuBlock& block() { return block_; }
+  Platform& platform() { return platform_; }
+  SmCore& sm(unsigned i) { return block_.sm(i).core(); }
+  Cache& l1(unsigned i) { return block_.sm(i).l1(); }
+  MemoryPartition& mc(unsigned i) { return block_.mc(i); }
+  noc::Network& request_net() { return block_.request_net(); }
+  noc::Network& reply_net() { return block_.reply_net(); }
+  unsigned sm_node(unsigned i) const { return block_.sm_node(i); }
+  unsigned mc_node(unsigned i) const { return block_.mc_node(i); }
+  unsigned block_of_sm(unsigned i) const { return group_of_sm_[i]; }
   const AddressMapper& address_mapper() const { return *mapper_; }
-  uint64_t cycles() const { return finish_cycle_; }
+  uint64_t cycles() const { return platform_.cycles(); }
 
-  // The summary of paper-style figures the command line prints (also in the stats JSON): the
-  // platform's own figures and mechanism_summary()'s lines.
-  json summary() const;
+  // The summary of paper-style figures the command line prints (also in the stats JSON).
+  json summary() const { return platform_.summary(); }
   // The lines the memory-partition stages add (McStage::summarize), merged over the partitions.
-  json mechanism_summary() const;
+  json mechanism_summary() const { return platform_.mechanism_summary(); }
 
-  // Observers for tests and tracing, off by default: each line request SM i hands to its L1,
-  // each reply its L1 hands back to it, and each message a network interface takes into a
-  // network at `node` (requests at SM nodes, replies at MC nodes; called with MemExt final).
-  struct Observers {
-    std::function<void(unsigned sm, const tlm::tlm_generic_payload&)> sm_request, sm_reply;
-    std::function<void(unsigned node, const tlm::tlm_generic_payload&)> injected;
-  };
-  void set_observers(Observers o) { obs_ = std::move(o); }
+  using Observers = GpuBlock::Observers;  // for tests and tracing
+  void set_observers(Observers o) { block_.set_observers(std::move(o)); }
 
  private:
   static std::unique_ptr<AddressMapper> build_mapper(const Params& p, const std::string& where);
-  void place_nodes();
-  void build_networks();
-  void wire_sm(unsigned i);
-  void wire_mc(unsigned i);
-  void close_unused(MsgOut& never_sends, MsgIn& never_receives);
-  unsigned req_vnet() const { return 0; }
-  unsigned rep_vnet() const { return p_.network == "vnets" ? 1 : 0; }
-  noc::NetworkInterface& req_ni(unsigned node) { return req_net_->ni(node); }
-  noc::NetworkInterface& rep_ni(unsigned node) { return reply_net().ni(node); }
+  static GpuBlock::Params block_params(const Params& p);
 
   const Params p_;
-  Workload& workload_;
   ClockDomain core_, noc_clk_, dram_clk_;
   std::unique_ptr<AddressMapper> mapper_;  // the one address mapper, shared by reference
-  AddressMap map_;                         // a reference to *mapper_ for the MCs
-  std::vector<unsigned> sm_nodes_, mc_nodes_, mc_of_node_;
-  std::vector<unsigned> block_of_sm_;
-  std::unique_ptr<noc::Network> req_net_, rep_net_;
-  sc_core::sc_vector<SmCore> sms_;
-  sc_core::sc_vector<Cache> l1s_;
-  sc_core::sc_vector<MemoryPartition> mcs_;
-  std::unique_ptr<CtaScheduler> cta_;
-  std::vector<std::unique_ptr<sc_core::sc_module>> unused_;
-  uint64_t finish_cycle_ = 0;
-  Observers obs_;
-
-  StatGroup stats_;
-  Average& amat_;
-  Average& mem_lat_;
-  Average& rep_lat_;
-  Counter& reply_bytes_;
-  Counter& reply_packets_in_;
-  Counter& request_packets_in_;
+  std::vector<unsigned> group_of_sm_;
+  NodeNumbering ids_;
+  GpuBlock block_;
+  Platform platform_;
 };
 
 }  // namespace gpusc

@@ -102,7 +102,7 @@ TEST_CASE("mesh_gpu blocks: greedy runs bfs (one launch per level) to the end", 
              {{"size", "small"}, {"scale", 8}, {"threads_per_cta", 64}});
   REQUIRE(b.run());
   require_drained_and_answered_once(b);
-  CHECK(b.stat("gpu.cta.kernels") > 2);
+  CHECK(b.stat("cta.kernels") > 2);
 }
 
 TEST_CASE("mesh_gpu blocks: 3 blocks of first-touch and contiguous groups run pagerank to the end", "[mesh_gpu][blocks]") {

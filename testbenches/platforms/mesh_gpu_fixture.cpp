@@ -100,13 +100,13 @@ double GpuBench::stat(const std::string& key) const {
 
 double GpuBench::sum_over_sms(const std::string& suffix) const {
   double s = 0;
-  for (unsigned i = 0; i < gpu.sm_count(); ++i) s += stat("gpu.sm_" + std::to_string(i) + suffix);
+  for (unsigned i = 0; i < gpu.sm_count(); ++i) s += stat("gpu.sm_" + std::to_string(i) + ".core" + suffix);
   return s;
 }
 
 double GpuBench::sum_over_l1s(const std::string& suffix) const {
   double s = 0;
-  for (unsigned i = 0; i < gpu.sm_count(); ++i) s += stat("gpu.l1_" + std::to_string(i) + suffix);
+  for (unsigned i = 0; i < gpu.sm_count(); ++i) s += stat("gpu.sm_" + std::to_string(i) + ".l1" + suffix);
   return s;
 }
 
@@ -123,7 +123,7 @@ void require_drained_and_answered_once(GpuBench& b) {
   REQUIRE(b.log.outstanding() == 0);
   for (unsigned i = 0; i < g.sm_count(); ++i) {
     INFO("SM " << i);
-    const std::string sm = "gpu.sm_" + std::to_string(i);
+    const std::string sm = "gpu.sm_" + std::to_string(i) + ".core";
     const double lines = b.stat(sm + ".line_requests");
     REQUIRE(double(b.log.requests()[i]) == lines);
     REQUIRE(double(b.log.replies()[i]) == lines);

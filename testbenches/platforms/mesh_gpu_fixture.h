@@ -71,10 +71,10 @@ struct GpuBench {
            const McStageRegistry& stages = paper_mc_stages());
   // Runs to the end (or max_cycles) and collects the stats.
   bool run(uint64_t max_cycles = 1000000);
-  // A statistic by full name (e.g. "gpu.sm_0.replies"); an unknown name fails the test.
+  // A statistic by full name (e.g. "gpu.sm_0.core.replies"); an unknown name fails the test.
   double stat(const std::string& key) const;
-  double sum_over_sms(const std::string& suffix) const;  // "gpu.sm_i" + suffix, all i
-  double sum_over_l1s(const std::string& suffix) const;  // "gpu.l1_i" + suffix
+  double sum_over_sms(const std::string& suffix) const;  // "gpu.sm_i.core" + suffix, all i
+  double sum_over_l1s(const std::string& suffix) const;  // "gpu.sm_i.l1" + suffix
   double sum_over_mcs(const std::string& suffix) const;  // "gpu.mc_i" + suffix
 
   std::unique_ptr<Workload> workload;

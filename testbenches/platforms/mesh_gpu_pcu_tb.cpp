@@ -38,7 +38,7 @@ TEST_CASE("mesh_gpu+pcu: L1 misses = PCU reads = L2 reads + grouped requests", "
   MeshGpu& g = b.gpu;
   for (unsigned i = 0; i < kSms; ++i) {
     INFO("SM " << i);
-    const std::string l1 = "gpu.l1_" + std::to_string(i);
+    const std::string l1 = "gpu.sm_" + std::to_string(i) + ".l1";
     REQUIRE(b.stat(l1 + ".reads") == double(b.log.reads()[i]));
     REQUIRE(b.stat(l1 + ".reads") ==
             b.stat(l1 + ".read_hits") + b.stat(l1 + ".read_misses") + b.stat(l1 + ".mshr_merges"));
@@ -95,7 +95,7 @@ TEST_CASE("mesh_gpu+pcu: a reply to k SMs is one packet costing its DOR tree, fe
   // ... yet every SM receives one reply packet for each message its L1 sent: one fill per fetch.
   for (unsigned i = 0; i < kSms; ++i) {
     INFO("SM " << i);
-    const std::string l1 = "gpu.l1_" + std::to_string(i);
+    const std::string l1 = "gpu.sm_" + std::to_string(i) + ".l1";
     const double sent = b.stat(l1 + ".fetches") + b.stat(l1 + ".writes") + b.stat(l1 + ".atomics");
     REQUIRE(b.stat(ni(g.sm_node(i)) + ".packets_ejected") == sent);
     REQUIRE(b.stat(l1 + ".fills") == b.stat(l1 + ".fetches"));

@@ -86,7 +86,7 @@ TEST_CASE("mesh_gpu: L1 misses of each SM are the reads the MCs received from it
   double total_from_sms = 0;
   for (unsigned i = 0; i < kSms; ++i) {
     INFO("SM " << i);
-    const std::string l1 = "gpu.l1_" + std::to_string(i);
+    const std::string l1 = "gpu.sm_" + std::to_string(i) + ".l1";
     const double reads = b.stat(l1 + ".reads"), hits = b.stat(l1 + ".read_hits"),
                  misses = b.stat(l1 + ".read_misses"), merges = b.stat(l1 + ".mshr_merges"),
                  fetches = b.stat(l1 + ".fetches");
