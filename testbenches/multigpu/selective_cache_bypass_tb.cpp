@@ -1,9 +1,10 @@
 // SelectiveCacheBypass tests: decisions at both edges of the local range (one byte inside and
 // one outside each register), at the ends of the address space, by request kind, by mode, through
-// the Cache::set_bypass policy on real payloads, and bad ranges.
+// the Cache::set_bypass policy on real payloads and on an L1 (mem/cache.h), and bad ranges.
 #include <catch2/catch.hpp>
 
 #include "common/payload_pool.h"
+#include "mem/cache_fixture.h"
 #include "multigpu/selective_cache_bypass.h"
 
 using namespace gpusc;
@@ -114,4 +115,36 @@ TEST_CASE("SCBU: a start register above the end register is a clear error", "[sc
   CHECK(q.local_last == 8191);
   CHECK_THROWS_WITH(params_from_json<P>(parse_json(R"({"local_end": 1})", "test"), "scbu"),
                     Catch::Contains("unknown parameter 'scbu.local_end'"));
+}
+
+TEST_CASE("SCBU: plugged into an L1 with Cache::set_bypass, remote reads skip it in coalescing mode only",
+          "[scbu][cache]") {
+  tb::Bench b("b", Cache::Params{});  // SM driver -> L1 -> memory model (testbenches/mem/cache_fixture.h)
+  P p;
+  p.local_first = 0;
+  p.local_last = 0xFFFF;
+  SelectiveCacheBypass s(p);
+  b.cache.set_bypass(s.policy());
+  s.set_coalescing(true);
+  b.read(10, 0x20000, 1);   // remote: bypassed, goes down as the request itself
+  b.read(30, 0x1000, 2);    // local: a miss, fetched by the cache and allocated
+  b.write(50, 0x30000, 3);  // remote write: conventional (write-through)
+  b.run_to(100);
+  CHECK_FALSE(b.cache.present(0x20000));
+  CHECK(b.cache.present(0x1000));
+  CHECK(tb::stat(b.cache, "bypassed") == 1);
+  s.set_coalescing(false);  // e.g. the decision engine chose caching
+  b.read(110, 0x20000, 4);
+  b.run_to(200);
+  CHECK(b.cache.present(0x20000));
+  CHECK(tb::stat(b.cache, "bypassed") == 1);
+  const auto& m = b.mem.log();
+  REQUIRE(m.size() == 4);
+  CHECK(m[0].addr == 0x20000);
+  CHECK(m[0].ext.src == tb::kSmNode);     // the bypassed request itself
+  CHECK(m[1].ext.src == tb::kCacheNode);  // the cache's fetch for the local miss
+  CHECK(m[2].kind == MemKind::Write);
+  CHECK(m[3].ext.src == tb::kCacheNode);  // outside coalescing mode the remote line is fetched
+  CHECK(b.replies().size() == 4);
+  CHECK(tb::invariant_failures().empty());
 }
