@@ -12,7 +12,8 @@
 
 namespace gpusc {
 
-// Every memory-partition stage of the paper folders: "pcu" (coalesce, paper 001).
+// Every memory-partition stage of the paper folders: "pcu" (coalesce, paper 001) and
+// "data_filter" (critical, paper 002).
 McStageRegistry paper_mc_stages();
 
 }  // namespace gpusc

@@ -33,6 +33,10 @@ struct MemExt : tlm::tlm_extension<MemExt> {
   uint64_t pc = 0;              // PC of the memory instruction
   uint32_t sector_mask = 0;     // 32 B sectors touched
   uint32_t word_mask = 0;       // 4 B words touched
+  // Data bytes on the wire when they differ from the payload's data_length (a compressed reply,
+  // e.g. paper 002's DPC): the NI packetizes this many bytes; the data buffer keeps data_length
+  // bytes of plain data. 0 = data_length.
+  uint32_t wire_bytes = 0;
   uint32_t kernel_id = 0;
   uint32_t cta_id = 0;
   // Probe fields (paper 000): who started the probe, hops so far, leader/scout flag.

@@ -57,7 +57,7 @@ unsigned NetworkInterface::packet_flits(const tlm::tlm_generic_payload& gp, cons
     const bool carries = e->is_reply ? (e->kind == MemKind::Read || e->kind == MemKind::Atomic ||
                                         e->kind == MemKind::ProbeReply)
                                      : (e->kind == MemKind::Write || e->kind == MemKind::Atomic);
-    if (carries) data = gp.get_data_length();
+    if (carries) data = e->wire_bytes ? e->wire_bytes : gp.get_data_length();
   }
   const unsigned bytes = p_.header_bytes + data;
   return bytes == 0 ? 1 : (bytes + p_.flit_bytes - 1) / p_.flit_bytes;

@@ -1,9 +1,9 @@
 // NetworkInterface (NI): where TLM meets flits (DESIGN §3). Local units hand messages to
 // in[vnet] (one MsgIn per virtual network, so a full request queue never blocks replies); the
 // NI packetizes each into ceil((header_bytes + data_bytes) / flit_bytes) flits, where
-// data_bytes is the payload length for write/atomic requests and read/atomic/probe replies and 0 for
-// control messages (a read request is one flit; a 128 B reply with 16 B flits and an 8 B
-// header is 9). Packets arriving from the router are reassembled and delivered on out[vnet].
+// data_bytes is the payload length (MemExt::wire_bytes instead when set: a compressed payload)
+// for write/atomic requests and read/atomic/probe replies and 0 for control messages (a read
+// request is one flit; a 128 B reply with 16 B flits and an 8 B header is 9). Packets arriving from the router are reassembled and delivered on out[vnet].
 // Back-pressure is real: a full injection queue withholds END_REQ from the local unit (this is
 // how an MC stall arises, paper 001 §2.1); a full ejection queue or a stalled local target
 // stops credits, so the network backs up.

@@ -60,6 +60,27 @@ TEST_CASE("NI: packet length in flits per message kind", "[ni][packetize]") {
   CHECK(f16.net->ni(0).packet_flits(bare) == 1);
 }
 
+TEST_CASE("NI: MemExt wire_bytes, when set, is the data size on the wire", "[ni][packetize]") {
+  // A compressed reply keeps its 128 B plain line in the buffer (data_length) and states its
+  // encoded size in wire_bytes: 16 B flits, 8 B header.
+  NocBench b("b", with_ni(16, 8));
+  auto& gp = b.pool.acquire();
+  MemExt& e = *gp.get_extension<MemExt>();
+  e.kind = MemKind::Read;
+  e.is_reply = true;
+  gp.set_data_length(128);
+  CHECK(b.net->ni(0).packet_flits(gp) == 9);   // (8 + 128) / 16 -> 9
+  e.wire_bytes = 9;                            // e.g. a 65-bit DPC encoding
+  CHECK(b.net->ni(0).packet_flits(gp) == 2);   // (8 + 9) / 16 -> 2
+  e.wire_bytes = 24;
+  CHECK(b.net->ni(0).packet_flits(gp) == 2);   // exactly 32 B
+  e.wire_bytes = 25;
+  CHECK(b.net->ni(0).packet_flits(gp) == 3);
+  e.is_reply = false;                          // a read request carries no data either way
+  CHECK(b.net->ni(0).packet_flits(gp) == 1);
+  gp.release();
+}
+
 TEST_CASE("NI: the packet length shows end to end with the payload intact", "[ni][packetize]") {
   // 2x1 mesh, pipeline 3, node 0 -> node 1 crosses H = 2 routers: latency = 4*2 + 2 + (F - 1)
   // with F from the packetization above (16 B flits, 8 B header): read request 1, read reply
