@@ -11,6 +11,9 @@
 #include "workload/histogram.h"
 #include "workload/kmeans.h"
 #include "workload/pagerank.h"
+#include "workload/polybench_2mm.h"
+#include "workload/polybench_3mm.h"
+#include "workload/polybench_gemm.h"
 #include "workload/spmv.h"
 #include "workload/stencil2d.h"
 #include "workload/transpose.h"
@@ -72,6 +75,8 @@ template <class W, Input I> Entry entry(const std::string& name) {
 
 const std::vector<Entry>& table() {
   static const std::vector<Entry> t = {
+      entry<Polybench2mmWorkload, Input::None>("2mm"),
+      entry<Polybench3mmWorkload, Input::None>("3mm"),
       entry<AtaxWorkload, Input::None>("atax"),
       entry<BfsWorkload, Input::Graph>("bfs"),
       entry<BicgWorkload, Input::None>("bicg"),
@@ -80,6 +85,7 @@ const std::vector<Entry>& table() {
       entry<HistogramWorkload, Input::Seeded>("histogram"),
       entry<KmeansWorkload, Input::Seeded>("kmeans"),
       entry<PagerankWorkload, Input::Graph>("pagerank"),
+      entry<PolybenchGemmWorkload, Input::None>("polybench-gemm"),
       entry<SpmvWorkload, Input::Graph>("spmv"),
       entry<Stencil2dWorkload, Input::None>("stencil2d"),
       entry<TransposeWorkload, Input::None>("transpose"),

@@ -2,6 +2,8 @@
 // seed, lazy order-independent streams, input files, parameter errors, sizes and footprints.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 #include "workload/workload_factory.h"
 #include "workload_test_util.h"
 
@@ -18,6 +20,9 @@ json small_params(const std::string& name) {
   if (name == "spmv") return {{"rows", 300}, {"nnz_per_row", 5}, {"threads_per_cta", 128}};
   if (name == "conv2d") return {{"width", 50}, {"height", 20}, {"filter", 5}};
   if (name == "gemm") return {{"m", 40}, {"n", 36}, {"k", 20}, {"tile", 8}};
+  if (name == "polybench-gemm") return {{"ni", 20}, {"nj", 40}, {"nk", 6}};
+  if (name == "2mm") return {{"ni", 12}, {"nj", 9}, {"nk", 5}, {"nl", 35}, {"block_x", 16}};
+  if (name == "3mm") return {{"ni", 10}, {"nj", 7}, {"nk", 4}, {"nl", 33}, {"nm", 3}};
   if (name == "histogram") return {{"elements", 1000}, {"bins", 64}, {"threads_per_cta", 100}};
   if (name == "kmeans") return {{"points", 300}, {"features", 3}, {"clusters", 4}, {"max_iterations", 3}};
   if (name == "stencil2d") return {{"rows", 20}, {"cols", 40}, {"iterations", 2}};
@@ -34,12 +39,14 @@ std::vector<std::vector<Stream>> run(Workload& w) {
 }
 }  // namespace
 
-TEST_CASE("factory knows the eleven kernels and names them in the unknown-name error") {
+TEST_CASE("factory knows the fourteen kernels and names them in the unknown-name error") {
   const auto names = workload_names();
-  REQUIRE(names == std::vector<std::string>{"atax", "bfs", "bicg", "conv2d", "gemm", "histogram", "kmeans",
-                                            "pagerank", "spmv", "stencil2d", "transpose"});
+  REQUIRE(names == std::vector<std::string>{"2mm", "3mm", "atax", "bfs", "bicg", "conv2d", "gemm", "histogram",
+                                            "kmeans", "pagerank", "polybench-gemm", "spmv", "stencil2d",
+                                            "transpose"});
+  REQUIRE(std::is_sorted(names.begin(), names.end()));
   REQUIRE_THROWS_WITH(make_workload("fft", json::object(), 1),
-                      Contains("unknown workload 'fft'") && Contains("atax, bfs, bicg, conv2d"));
+                      Contains("unknown workload 'fft'") && Contains("2mm, 3mm, atax, bfs, bicg, conv2d"));
   REQUIRE_THROWS_WITH(make_workload("gemm", {{"tiles", 8}}, 1),
                       Contains("unknown parameter 'gemm.tiles'") && Contains("tile"));
   REQUIRE_THROWS_WITH(make_workload("gemm", {{"tile", 64}}, 1), Contains("'gemm.tile' = 64 is out of range"));
