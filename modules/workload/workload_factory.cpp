@@ -4,6 +4,7 @@
 
 #include "common/report.h"
 #include "workload/atax.h"
+#include "workload/barnes_hut.h"
 #include "workload/bfs.h"
 #include "workload/bicg.h"
 #include "workload/conv2d.h"
@@ -78,6 +79,7 @@ const std::vector<Entry>& table() {
       entry<Polybench2mmWorkload, Input::None>("2mm"),
       entry<Polybench3mmWorkload, Input::None>("3mm"),
       entry<AtaxWorkload, Input::None>("atax"),
+      entry<BarnesHutWorkload, Input::Seeded>("barnes-hut"),
       entry<BfsWorkload, Input::Graph>("bfs"),
       entry<BicgWorkload, Input::None>("bicg"),
       entry<Conv2dWorkload, Input::None>("conv2d"),

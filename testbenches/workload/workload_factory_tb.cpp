@@ -15,6 +15,7 @@ namespace {
 // Small parameters per workload so that whole runs stay quick in a test.
 json small_params(const std::string& name) {
   if (name == "atax" || name == "bicg") return {{"nx", 40}, {"ny", 70}, {"threads_per_cta", 32}};
+  if (name == "barnes-hut") return {{"bodies", 160}, {"threads_per_cta", 96}};
   if (name == "bfs") return {{"scale", 8}, {"edge_factor", 4}, {"threads_per_cta", 64}};
   if (name == "pagerank") return {{"scale", 7}, {"iterations", 2}, {"threads_per_cta", 96}};
   if (name == "spmv") return {{"rows", 300}, {"nnz_per_row", 5}, {"threads_per_cta", 128}};
@@ -39,14 +40,14 @@ std::vector<std::vector<Stream>> run(Workload& w) {
 }
 }  // namespace
 
-TEST_CASE("factory knows the fourteen kernels and names them in the unknown-name error") {
+TEST_CASE("factory knows the fifteen kernels and names them in the unknown-name error") {
   const auto names = workload_names();
-  REQUIRE(names == std::vector<std::string>{"2mm", "3mm", "atax", "bfs", "bicg", "conv2d", "gemm", "histogram",
+  REQUIRE(names == std::vector<std::string>{"2mm", "3mm", "atax", "barnes-hut", "bfs", "bicg", "conv2d", "gemm", "histogram",
                                             "kmeans", "pagerank", "polybench-gemm", "spmv", "stencil2d",
                                             "transpose"});
   REQUIRE(std::is_sorted(names.begin(), names.end()));
   REQUIRE_THROWS_WITH(make_workload("fft", json::object(), 1),
-                      Contains("unknown workload 'fft'") && Contains("2mm, 3mm, atax, bfs, bicg, conv2d"));
+                      Contains("unknown workload 'fft'") && Contains("2mm, 3mm, atax, barnes-hut, bfs, bicg"));
   REQUIRE_THROWS_WITH(make_workload("gemm", {{"tiles", 8}}, 1),
                       Contains("unknown parameter 'gemm.tiles'") && Contains("tile"));
   REQUIRE_THROWS_WITH(make_workload("gemm", {{"tile", 64}}, 1), Contains("'gemm.tile' = 64 is out of range"));
@@ -87,7 +88,7 @@ TEST_CASE("every workload keeps the stream invariants on small inputs") {
   }
 }
 
-TEST_CASE("same seed gives identical streams, a different seed a different R-MAT graph") {
+TEST_CASE("same seed gives identical streams, a different seed a different R-MAT graph or body set") {
   for (const auto& name : workload_names()) {
     INFO(name);
     auto a = make_workload(name, small_params(name), 99);
@@ -99,7 +100,7 @@ TEST_CASE("same seed gives identical streams, a different seed a different R-MAT
       for (size_t s = 0; s < ra[k].size(); ++s) REQUIRE(same_stream(ra[k][s], rb[k][s]));
     }
   }
-  for (const char* name : {"bfs", "pagerank"}) {
+  for (const char* name : {"bfs", "pagerank", "barnes-hut"}) {
     auto a = make_workload(name, small_params(name), 1);
     auto b = make_workload(name, small_params(name), 2);
     const auto ra = run(*a), rb = run(*b);
