@@ -7,6 +7,7 @@
 #include "workload/barnes_hut.h"
 #include "workload/bfs.h"
 #include "workload/bicg.h"
+#include "workload/cfd.h"
 #include "workload/conv2d.h"
 #include "workload/gemm.h"
 #include "workload/histogram.h"
@@ -82,6 +83,7 @@ const std::vector<Entry>& table() {
       entry<BarnesHutWorkload, Input::Seeded>("barnes-hut"),
       entry<BfsWorkload, Input::Graph>("bfs"),
       entry<BicgWorkload, Input::None>("bicg"),
+      entry<CfdWorkload, Input::None>("cfd"),
       entry<Conv2dWorkload, Input::None>("conv2d"),
       entry<GemmWorkload, Input::None>("gemm"),
       entry<HistogramWorkload, Input::Seeded>("histogram"),
