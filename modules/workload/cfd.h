@@ -24,8 +24,8 @@
 // BLOCK_SIZE_*). Addresses do not depend on values.
 // Default: a 48 x 24 x 14 cube box of 6 tetrahedra each minus the wing, 95,472 cells (euler3d's
 // fvcorr.domn.097K has 97,046), 1 iteration: footprint 12 MiB (24 x a 512 KB L2), 7 launches,
-// ~3.4M warp instructions. size=small: 16 x 8 x 6 cubes, 4,464 cells, 1 iteration (0.58 MiB,
-// ~170k instructions).
+// ~3.8M warp instructions. size=small: 16 x 8 x 6 cubes, 4,464 cells, 1 iteration (0.56 MiB,
+// ~186k instructions).
 #pragma once
 #include <memory>
 #include <string>

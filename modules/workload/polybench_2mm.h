@@ -5,7 +5,7 @@
 // One thread per output element, 32 x 8 CTAs, no shared-memory tiling: each thread walks a row
 // of the left matrix (broadcast loads) and a column of the right one (coalesced row segments);
 // kernel 2 reads tmp, which kernel 1 wrote. See naive_matmul.h for the mapping and choices.
-// Default: ni = nj = nk = nl = 512 (PolyBench/GPU's 3MM size; its 2MM uses 2048, 16 times the
+// Default: ni = nj = nk = nl = 512 (PolyBench/GPU's 3MM size; its 2MM uses 2048, 64 times the
 // work): footprint 5 MiB (10 x a 512 KB L2), 1024 CTAs per launch, ~38M warp instructions.
 // size=small: 96 everywhere (180 KiB, 36 CTAs per launch, ~250k instructions).
 #pragma once
