@@ -4,13 +4,18 @@
 
 #include "common/report.h"
 #include "workload/atax.h"
+#include "workload/barnes_hut.h"
 #include "workload/bfs.h"
 #include "workload/bicg.h"
+#include "workload/cfd.h"
 #include "workload/conv2d.h"
 #include "workload/gemm.h"
 #include "workload/histogram.h"
 #include "workload/kmeans.h"
 #include "workload/pagerank.h"
+#include "workload/polybench_2mm.h"
+#include "workload/polybench_3mm.h"
+#include "workload/polybench_gemm.h"
 #include "workload/spmv.h"
 #include "workload/stencil2d.h"
 #include "workload/transpose.h"
@@ -72,14 +77,19 @@ template <class W, Input I> Entry entry(const std::string& name) {
 
 const std::vector<Entry>& table() {
   static const std::vector<Entry> t = {
+      entry<Polybench2mmWorkload, Input::None>("2mm"),
+      entry<Polybench3mmWorkload, Input::None>("3mm"),
       entry<AtaxWorkload, Input::None>("atax"),
+      entry<BarnesHutWorkload, Input::Seeded>("barnes-hut"),
       entry<BfsWorkload, Input::Graph>("bfs"),
       entry<BicgWorkload, Input::None>("bicg"),
+      entry<CfdWorkload, Input::None>("cfd"),
       entry<Conv2dWorkload, Input::None>("conv2d"),
       entry<GemmWorkload, Input::None>("gemm"),
       entry<HistogramWorkload, Input::Seeded>("histogram"),
       entry<KmeansWorkload, Input::Seeded>("kmeans"),
       entry<PagerankWorkload, Input::Graph>("pagerank"),
+      entry<PolybenchGemmWorkload, Input::None>("polybench-gemm"),
       entry<SpmvWorkload, Input::Graph>("spmv"),
       entry<Stencil2dWorkload, Input::None>("stencil2d"),
       entry<TransposeWorkload, Input::None>("transpose"),

@@ -1,9 +1,9 @@
 // Workload factory: builds a workload by name from its JSON parameters (the keys of the
 // kernel's Params, STYLE P3) and a seed, the entry point a platform's --kernel option uses.
-// Names: atax, bfs, bicg, conv2d, gemm, histogram, kmeans, pagerank, spmv, stencil2d,
-// transpose. For bfs, pagerank and spmv, "input": "path.mtx" (Matrix Market) or "path.txt"
-// (SNAP edge list) reads the graph or matrix from a file; without it a generator makes one
-// (see graph_input.h). An unknown name is an error listing the known ones; unknown or
+// Names: 2mm, 3mm, atax, bfs, bicg, conv2d, gemm, histogram, kmeans, pagerank, polybench-gemm,
+// spmv, stencil2d, transpose. For bfs, pagerank and spmv, "input": "path.mtx" (Matrix Market)
+// or "path.txt" (SNAP edge list) reads the graph or matrix from a file; without it a generator
+// makes one (see graph_input.h). An unknown name is an error listing the known ones; unknown or
 // ill-typed parameters are errors naming the key (params.h).
 // Sizes: every workload also takes "size": "default" (the Params defaults, inputs whose
 // footprint is well past a 512 KB L2, docs/workloads.md) or "small" (the kernel's

@@ -89,3 +89,37 @@ TEST_CASE("data: BFS on karate launches eccentricity + 1 times and SpMV on west0
   REQUIRE(c.total_loads("vals") == 294);
   REQUIRE(c.stores.at("y").size() == 67);
 }
+
+TEST_CASE("data: cfd on the FEM pattern jagmesh7 and on delaunay_n13 gathers every neighbour's state") {
+  for (const char* rel : {"matrices/jagmesh7.mtx", "graphs/delaunay_n13.mtx"}) {
+    INFO(rel);
+    const CsrGraph g = read_matrix_market(data(rel));
+    uint64_t offdiag = 0;
+    unsigned maxdeg = 0;
+    for (uint32_t v = 0; v < g.rows; ++v) {
+      unsigned d = 0;
+      for (uint32_t e = g.row_ptr[v]; e < g.row_ptr[v + 1]; ++e) d += g.col_idx[e] != v;
+      offdiag += d;
+      maxdeg = std::max(maxdeg, d);
+    }
+    auto w = make_workload("cfd", {{"input", data(rel)}}, 1);
+    auto ks = all_kernels(*w);
+    REQUIRE(ks.size() == 7);
+    const AccessCount c = count_accesses(w->address_space(), *ks[1]);  // the first compute_flux
+    const uint64_t nelr = w->address_space().array("areas").bytes / 4;
+    REQUIRE(nelr % 192 == 0);
+    REQUIRE(nelr - g.rows < 192);
+    REQUIRE(w->address_space().array("elements_surrounding_elements").bytes == 4 * nelr * maxdeg);
+    // density loads: every thread its own, plus one per neighbour slot (padding threads repeat the
+    // last cell's row).
+    const uint32_t last = g.rows - 1;
+    unsigned last_deg = 0;
+    for (uint32_t e = g.row_ptr[last]; e < g.row_ptr[last + 1]; ++e) last_deg += g.col_idx[e] != last;
+    uint64_t density = 0;
+    for (uint64_t i = 0; i < nelr; ++i) density += c.load("variables", i);
+    REQUIRE(density == nelr + offdiag + (nelr - g.rows) * last_deg);
+  }
+  // delaunay_n13: 8,192 cells, max degree 12, 24,547 undirected edges (data README).
+  auto d = make_workload("cfd", {{"input", data("graphs/delaunay_n13.mtx")}}, 1);
+  REQUIRE(d->address_space().array("normals").bytes == 4ull * 8256 * 12 * 3);  // 8192 cells padded to 43 x 192
+}

@@ -2,6 +2,8 @@
 // seed, lazy order-independent streams, input files, parameter errors, sizes and footprints.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 #include "workload/workload_factory.h"
 #include "workload_test_util.h"
 
@@ -13,11 +15,16 @@ namespace {
 // Small parameters per workload so that whole runs stay quick in a test.
 json small_params(const std::string& name) {
   if (name == "atax" || name == "bicg") return {{"nx", 40}, {"ny", 70}, {"threads_per_cta", 32}};
+  if (name == "barnes-hut") return {{"bodies", 160}, {"threads_per_cta", 96}};
+  if (name == "cfd") return {{"mesh_x", 6}, {"mesh_y", 4}, {"mesh_z", 3}, {"block_size", 96}};
   if (name == "bfs") return {{"scale", 8}, {"edge_factor", 4}, {"threads_per_cta", 64}};
   if (name == "pagerank") return {{"scale", 7}, {"iterations", 2}, {"threads_per_cta", 96}};
   if (name == "spmv") return {{"rows", 300}, {"nnz_per_row", 5}, {"threads_per_cta", 128}};
   if (name == "conv2d") return {{"width", 50}, {"height", 20}, {"filter", 5}};
   if (name == "gemm") return {{"m", 40}, {"n", 36}, {"k", 20}, {"tile", 8}};
+  if (name == "polybench-gemm") return {{"ni", 20}, {"nj", 40}, {"nk", 6}};
+  if (name == "2mm") return {{"ni", 12}, {"nj", 9}, {"nk", 5}, {"nl", 35}, {"block_x", 16}};
+  if (name == "3mm") return {{"ni", 10}, {"nj", 7}, {"nk", 4}, {"nl", 33}, {"nm", 3}};
   if (name == "histogram") return {{"elements", 1000}, {"bins", 64}, {"threads_per_cta", 100}};
   if (name == "kmeans") return {{"points", 300}, {"features", 3}, {"clusters", 4}, {"max_iterations", 3}};
   if (name == "stencil2d") return {{"rows", 20}, {"cols", 40}, {"iterations", 2}};
@@ -34,12 +41,14 @@ std::vector<std::vector<Stream>> run(Workload& w) {
 }
 }  // namespace
 
-TEST_CASE("factory knows the eleven kernels and names them in the unknown-name error") {
+TEST_CASE("factory knows the sixteen kernels and names them in the unknown-name error") {
   const auto names = workload_names();
-  REQUIRE(names == std::vector<std::string>{"atax", "bfs", "bicg", "conv2d", "gemm", "histogram", "kmeans",
-                                            "pagerank", "spmv", "stencil2d", "transpose"});
+  REQUIRE(names == std::vector<std::string>{"2mm", "3mm", "atax", "barnes-hut", "bfs", "bicg", "cfd", "conv2d",
+                                            "gemm", "histogram", "kmeans", "pagerank", "polybench-gemm", "spmv",
+                                            "stencil2d", "transpose"});
+  REQUIRE(std::is_sorted(names.begin(), names.end()));
   REQUIRE_THROWS_WITH(make_workload("fft", json::object(), 1),
-                      Contains("unknown workload 'fft'") && Contains("atax, bfs, bicg, conv2d"));
+                      Contains("unknown workload 'fft'") && Contains("2mm, 3mm, atax, barnes-hut, bfs, bicg"));
   REQUIRE_THROWS_WITH(make_workload("gemm", {{"tiles", 8}}, 1),
                       Contains("unknown parameter 'gemm.tiles'") && Contains("tile"));
   REQUIRE_THROWS_WITH(make_workload("gemm", {{"tile", 64}}, 1), Contains("'gemm.tile' = 64 is out of range"));
@@ -80,7 +89,7 @@ TEST_CASE("every workload keeps the stream invariants on small inputs") {
   }
 }
 
-TEST_CASE("same seed gives identical streams, a different seed a different R-MAT graph") {
+TEST_CASE("same seed gives identical streams, a different seed a different R-MAT graph or body set") {
   for (const auto& name : workload_names()) {
     INFO(name);
     auto a = make_workload(name, small_params(name), 99);
@@ -92,7 +101,7 @@ TEST_CASE("same seed gives identical streams, a different seed a different R-MAT
       for (size_t s = 0; s < ra[k].size(); ++s) REQUIRE(same_stream(ra[k][s], rb[k][s]));
     }
   }
-  for (const char* name : {"bfs", "pagerank"}) {
+  for (const char* name : {"bfs", "pagerank", "barnes-hut"}) {
     auto a = make_workload(name, small_params(name), 1);
     auto b = make_workload(name, small_params(name), 2);
     const auto ra = run(*a), rb = run(*b);
