@@ -24,6 +24,7 @@ namespace gpusc {
 namespace {
 
 struct Entry {
+  std::string description;  // one line, from the kernel's header
   std::string name;
   std::function<std::unique_ptr<Workload>(const json& params, uint64_t seed)> make;
   std::function<json(const json& params)> effective;
@@ -51,10 +52,11 @@ template <class P> P resolve(const json& j, const std::string& name) {
   return params_from_json<P>(merged, name);
 }
 
-template <class W, Input I> Entry entry(const std::string& name) {
+template <class W, Input I> Entry entry(const std::string& name, const std::string& description) {
   using P = typename W::Params;
   Entry e;
   e.name = name;
+  e.description = description;
   e.make = [name](const json& j, uint64_t seed) -> std::unique_ptr<Workload> {
     const auto p = resolve<P>(j, name);
     if constexpr (I == Input::Graph) return std::make_unique<W>(p, load_graph_input(p, seed, name));
@@ -77,22 +79,38 @@ template <class W, Input I> Entry entry(const std::string& name) {
 
 const std::vector<Entry>& table() {
   static const std::vector<Entry> t = {
-      entry<Polybench2mmWorkload, Input::None>("2mm"),
-      entry<Polybench3mmWorkload, Input::None>("3mm"),
-      entry<AtaxWorkload, Input::None>("atax"),
-      entry<BarnesHutWorkload, Input::Seeded>("barnes-hut"),
-      entry<BfsWorkload, Input::Graph>("bfs"),
-      entry<BicgWorkload, Input::None>("bicg"),
-      entry<CfdWorkload, Input::None>("cfd"),
-      entry<Conv2dWorkload, Input::None>("conv2d"),
-      entry<GemmWorkload, Input::None>("gemm"),
-      entry<HistogramWorkload, Input::Seeded>("histogram"),
-      entry<KmeansWorkload, Input::Seeded>("kmeans"),
-      entry<PagerankWorkload, Input::Graph>("pagerank"),
-      entry<PolybenchGemmWorkload, Input::None>("polybench-gemm"),
-      entry<SpmvWorkload, Input::Graph>("spmv"),
-      entry<Stencil2dWorkload, Input::None>("stencil2d"),
-      entry<TransposeWorkload, Input::None>("transpose"),
+      entry<Polybench2mmWorkload, Input::None>("2mm",
+          "D = beta D + alpha A B C, two naive launches (PolyBench/GPU 2MM)"),
+      entry<Polybench3mmWorkload, Input::None>("3mm",
+          "G = (A B)(C D), three naive launches (PolyBench/GPU 3MM)"),
+      entry<AtaxWorkload, Input::None>("atax",
+          "y = A^T (A x), two launches (PolyBench/GPU ATAX)"),
+      entry<BarnesHutWorkload, Input::Seeded>("barnes-hut",
+          "Barnes-Hut force phase, warp-cooperative octree walk (Lonestar BH)"),
+      entry<BfsWorkload, Input::Graph>("bfs",
+          "level-synchronous breadth-first search, one launch per level (Rodinia, Lonestar-GPU)"),
+      entry<BicgWorkload, Input::None>("bicg",
+          "BiCG sub-kernel s = A^T r and q = A p, two launches (PolyBench/GPU BICG)"),
+      entry<CfdWorkload, Input::None>("cfd",
+          "unstructured finite-volume Euler solver, neighbour gather, 7 launches per iteration (Rodinia CFD)"),
+      entry<Conv2dWorkload, Input::None>("conv2d",
+          "2-D convolution with a K x K filter, one thread per pixel (PolyBench/GPU 2DCONV)"),
+      entry<GemmWorkload, Input::None>("gemm",
+          "C = A B with shared-memory tiling (CUDA SDK matrixMul, Parboil sgemm)"),
+      entry<HistogramWorkload, Input::Seeded>("histogram",
+          "8-bit histogram with global atomics, one thread per element"),
+      entry<KmeansWorkload, Input::Seeded>("kmeans",
+          "Lloyd's k-means, one launch per iteration (Rodinia kmeans)"),
+      entry<PagerankWorkload, Input::Graph>("pagerank",
+          "pull-based PageRank, fixed iterations, one thread per vertex"),
+      entry<PolybenchGemmWorkload, Input::None>("polybench-gemm",
+          "C = alpha A B + beta C, one thread per element, no tiling (PolyBench/GPU GEMM)"),
+      entry<SpmvWorkload, Input::Graph>("spmv",
+          "y = A x for a CSR matrix, one thread per row (CSR-scalar, SHOC)"),
+      entry<Stencil2dWorkload, Input::None>("stencil2d",
+          "5-point thermal stencil, one launch per time step (Rodinia hotspot)"),
+      entry<TransposeWorkload, Input::None>("transpose",
+          "out = in^T, the naive kernel (CUDA SDK transposeNaive)"),
   };
   return t;
 }
@@ -122,5 +140,7 @@ json workload_effective_params(const std::string& name, const json& params) {
 }
 
 json workload_params_doc(const std::string& name) { return find(name).doc(); }
+
+std::string workload_description(const std::string& name) { return find(name).description; }
 
 }  // namespace gpusc

@@ -42,25 +42,6 @@ std::string preset_description(const std::string& name) {
   return parse_json(it->second, "preset " + name).value("description", std::string());
 }
 
-std::string workload_description(const std::string& name) {
-  // One line each, from the kernel headers in modules/workload (the factory keeps no text).
-  static const std::map<std::string, std::string> lines = {
-      {"atax", "y = A^T (A x), two launches (PolyBench/GPU ATAX)"},
-      {"bfs", "level-synchronous breadth-first search, one launch per level (Rodinia, Lonestar-GPU)"},
-      {"bicg", "BiCG sub-kernel s = A^T r and q = A p, two launches (PolyBench/GPU BICG)"},
-      {"conv2d", "2-D convolution with a K x K filter, one thread per pixel (PolyBench/GPU 2DCONV)"},
-      {"gemm", "C = A B with shared-memory tiling (CUDA SDK matrixMul, Parboil sgemm)"},
-      {"histogram", "8-bit histogram with global atomics, one thread per element"},
-      {"kmeans", "Lloyd's k-means, one launch per iteration (Rodinia kmeans)"},
-      {"pagerank", "pull-based PageRank, fixed iterations, one thread per vertex"},
-      {"spmv", "y = A x for a CSR matrix, one thread per row (CSR-scalar, SHOC)"},
-      {"stencil2d", "5-point thermal stencil, one launch per time step (Rodinia hotspot)"},
-      {"transpose", "out = in^T, the naive kernel (CUDA SDK transposeNaive)"},
-  };
-  const auto it = lines.find(name);
-  return it == lines.end() ? std::string() : it->second;
-}
-
 namespace {
 // "  name        text", text wrapped at `width` columns under its first column.
 void row(std::ostringstream& os, const std::string& name, const std::string& text, size_t width = 100) {

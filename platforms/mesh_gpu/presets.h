@@ -17,8 +17,6 @@ json preset(const std::string& name);
 std::vector<std::string> preset_names();
 // The "description" of stored preset or overlay `name`; an unknown name is an error.
 std::string preset_description(const std::string& name);
-// One line about workload `name` (a workload_names() entry); "" when the catalog has none.
-std::string workload_description(const std::string& name);
 // The text of mesh_gpu --list: every preset and overlay, every memory-partition stage of the
 // paper folders, then every workload, with its line.
 std::string listing();

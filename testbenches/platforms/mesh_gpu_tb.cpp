@@ -239,7 +239,7 @@ TEST_CASE("mesh_gpu: --list shows every preset, overlay and workload with its de
   }
   for (const auto& n : workload_names()) {
     INFO("workload " << n);
-    const std::string d = mesh_gpu::workload_description(n);
+    const std::string d = workload_description(n);
     CHECK_FALSE(d.empty());
     CHECK_THAT(list, Catch::Contains(n + " " + words(d)));
   }
