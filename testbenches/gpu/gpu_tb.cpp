@@ -224,3 +224,51 @@ TEST_CASE("GpuBlock: on a mesh the boundary is the highest node no MC sits on", 
   std::set<unsigned> mcs{g.mc_node(0), g.mc_node(1), g.mc_node(2)};
   CHECK(mcs == std::set<unsigned>{0, 1, 2});
 }
+
+TEST_CASE("Platform: 256 SMs in four 64-SM blocks joined by a 4-port fabric network build and run", "[gpu]") {
+  // Nothing in a block caps the platform at 255 SMs or 256 nodes: each block's mesh has 72
+  // nodes (64 SMs, 7 MCs, the boundary), platform ids run to 288, and a 4-port crossbar whose
+  // NodeMap sends every id to its block's port joins the boundaries (requests on vnet 0,
+  // replies on vnet 1).
+  ClockDomain core{"core_clk", 1000}, noc{"noc_clk", 1000}, dram{"dram_clk", 924};
+  FineInterleaveMapper map(28, 256);
+  NodeNumbering ids;
+  McStageRegistry stages;
+  GpuBlock::Params p;
+  p.sms = 64, p.mcs = 7, p.boundary = true;
+  p.noc.k = 8, p.noc.m = 9;
+  std::vector<std::unique_ptr<GpuBlock>> blocks;
+  std::vector<GpuBlock*> ptrs;
+  for (unsigned b = 0; b < 4; ++b) {
+    blocks.push_back(std::make_unique<GpuBlock>(("gpm" + std::to_string(b)).c_str(), p,
+                                                GpuBlock::Context{{core, noc, dram}, map, ids, stages, b}));
+    ptrs.push_back(blocks.back().get());
+  }
+  noc::Network::Params fp;
+  fp.topology = "crossbar", fp.k = 4, fp.router.vnets = 2;
+  noc::Network fabric("fabric", fp, noc);
+  noc::NodeMap to_port;
+  for (unsigned b = 0; b < 4; ++b) to_port.node.insert(to_port.node.end(), p.nodes(), b);
+  fabric.set_node_map(to_port);
+  for (unsigned b = 0; b < 4; ++b)
+    for (GpuBlock::Class c : {GpuBlock::kRequest, GpuBlock::kReply}) {
+      blocks[b]->out(c).bind(fabric.ni(b).in[c]);
+      fabric.ni(b).out[c].bind(blocks[b]->in(c));
+    }
+  CHECK(ids.nodes() == 288);
+  CHECK(blocks[3]->sm_node(63) > 255);
+  auto wl = make_workload("transpose", {{"size", "small"}}, 1);
+  Platform platform(core, *wl, ptrs, CtaScheduler::Params{});
+  REQUIRE(platform.sm_count() == 256);
+  REQUIRE(platform.run(2000000));
+  // Three quarters of the partitions are in other blocks: the fabric carried requests and as many
+  // replies (every transpose request, load or store, is answered once).
+  uint64_t req = 0, rep = 0;
+  for (unsigned b = 0; b < 4; ++b) {
+    req += blocks[b]->requests_injected();
+    rep += blocks[b]->replies_injected();
+  }
+  CHECK(req == rep);
+  CHECK(fabric.flit_hops() > 0);
+  CHECK(fabric.packets_in_flight() == 0);
+}
