@@ -63,4 +63,14 @@ struct MemExt : tlm::tlm_extension<MemExt> {
 // The MemExt of a payload; an SC_REPORT_ERROR names `who` when it is missing (a malformed payload).
 MemExt& mem_ext(tlm::tlm_generic_payload& gp, const char* who);
 
+// Data bytes a message carries on a wire (a network or a link): the payload length for
+// write/atomic requests and read/atomic/probe replies (MemExt::wire_bytes instead when set: a
+// compressed payload), 0 for control messages (read requests, acks, probes, NACKs).
+inline uint32_t wire_data_bytes(const tlm::tlm_generic_payload& gp, const MemExt& e) {
+  const bool carries = e.is_reply ? (e.kind == MemKind::Read || e.kind == MemKind::Atomic || e.kind == MemKind::ProbeReply)
+                                  : (e.kind == MemKind::Write || e.kind == MemKind::Atomic);
+  if (!carries) return 0;
+  return e.wire_bytes ? e.wire_bytes : gp.get_data_length();
+}
+
 }  // namespace gpusc

@@ -59,13 +59,7 @@ void BandwidthLink::check_params() const {
 
 unsigned BandwidthLink::wire_bytes(const tlm::tlm_generic_payload& gp) const {
   const MemExt* e = gp.get_extension<MemExt>();
-  uint64_t data = 0;
-  if (e) {  // the NI's rule (NetworkInterface::packet_flits)
-    const bool carries = e->is_reply ? (e->kind == MemKind::Read || e->kind == MemKind::Atomic ||
-                                        e->kind == MemKind::ProbeReply)
-                                     : (e->kind == MemKind::Write || e->kind == MemKind::Atomic);
-    if (carries) data = gp.get_data_length();
-  }
+  const uint64_t data = e ? wire_data_bytes(gp, *e) : 0;  // the NI's rule
   const uint64_t flits = std::max<uint64_t>(1, (p_.header_bytes + data + p_.flit_bytes - 1) / p_.flit_bytes);
   return static_cast<unsigned>(std::min<uint64_t>(flits * p_.flit_bytes, UINT32_MAX));
 }

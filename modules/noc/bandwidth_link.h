@@ -5,9 +5,9 @@
 // getting to the die edge, SerDes and the wire). Paper 004 §5 Table 1: a PCIe-4-like inter-GPU
 // fabric of 64 GB/s with 16 B flits (MGPUSim at 1 GHz: 64 B per cycle; no link latency given).
 // The defaults are paper 003's link; 004's is bytes_per_cycle 64, flit_bytes 16.
-// Size: a message of D data bytes is header_bytes + D bytes, D being the payload length when the
-// message carries data, by the NI's rule (network_interface.h): write/atomic requests and
-// read/atomic/probe replies; rounded up to whole flits, at least one flit.
+// Size: a message of D data bytes is header_bytes + D bytes, D by the NI's rule
+// (wire_data_bytes, common/mem_ext.h: the payload length, or MemExt::wire_bytes when set, for
+// write/atomic requests and read/atomic/probe replies); rounded up to whole flits, at least one.
 // Timing, per direction, in cycles of the link's clock (W = wire bytes, R = bytes_per_cycle,
 // L = latency):
 //   * a message handed over in cycle a is latched in a + 1, the first cycle it may serialize;

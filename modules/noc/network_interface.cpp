@@ -52,13 +52,7 @@ unsigned NetworkInterface::packet_flits(const tlm::tlm_generic_payload& gp) cons
 }
 
 unsigned NetworkInterface::packet_flits(const tlm::tlm_generic_payload& gp, const MemExt* e) const {
-  unsigned data = 0;
-  if (e) {
-    const bool carries = e->is_reply ? (e->kind == MemKind::Read || e->kind == MemKind::Atomic ||
-                                        e->kind == MemKind::ProbeReply)
-                                     : (e->kind == MemKind::Write || e->kind == MemKind::Atomic);
-    if (carries) data = e->wire_bytes ? e->wire_bytes : gp.get_data_length();
-  }
+  const unsigned data = e ? wire_data_bytes(gp, *e) : 0;
   const unsigned bytes = p_.header_bytes + data;
   return bytes == 0 ? 1 : (bytes + p_.flit_bytes - 1) / p_.flit_bytes;
 }

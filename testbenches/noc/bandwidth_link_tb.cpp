@@ -106,6 +106,22 @@ TEST_CASE("Link: paper 004's fabric rounds messages to 16 B flits", "[link][timi
   CHECK(b.stat("b_to_a.messages") == 0);
 }
 
+TEST_CASE("Link: a compressed reply is sized by MemExt::wire_bytes, as the NI sizes it", "[link][timing]") {
+  P p;
+  p.bytes_per_cycle = 64;
+  p.flit_bytes = 16;
+  p.latency = 10;
+  LinkBench b("b", p);
+  // A 128 B read reply compressed to 30 B: 8 + 30 = 38 -> 3 flits = 48 B, one cycle: 10 + 1 + 10.
+  b.src_a.at(10, [](tlm::tlm_generic_payload& gp, MemExt& e) {
+    fill(gp, e, Msg::ReadReply, 128, 0, 0);
+    e.wire_bytes = 30;
+  });
+  run_until(b.clk, 1000);
+  CHECK(cycles(b.dst_b) == std::vector<uint64_t>{21});
+  CHECK(b.stat("a_to_b.bytes") == 48);
+}
+
 TEST_CASE("Link: an idle link costs nothing, a message costs two link ticks", "[link][idle]") {
   LinkBench b("b", P{});
   LinkBench::send(b.src_a, 10, Msg::ReadReply, 128, 0);
