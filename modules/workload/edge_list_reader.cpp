@@ -13,8 +13,8 @@ constexpr const char* kWho = "gpusc.workload.edge_list";
 
 CsrGraph read_edge_list(const std::string& path, const EdgeListOptions& opt,
                         std::vector<uint64_t>* original_ids) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) error(kWho, "cannot open edge-list file '", path, "'");
+  std::ifstream in;
+  text::open_input(in, path, kWho, "edge-list file");
   return read_edge_list(in, path, opt, original_ids);
 }
 

@@ -45,6 +45,9 @@ CsrGraph generate(const GraphInputParams& p, uint64_t seed, const std::string& w
 std::shared_ptr<const CsrGraph> load_graph_input(const GraphInputParams& p, uint64_t seed,
                                                  const std::string& who) {
   CsrGraph g = p.input.empty() ? generate(p, seed, who) : read_input(p, who);
+  if (g.rows == 0 || g.nnz() == 0)
+    error("gpusc.workload", who, p.input.empty() ? ": the generated graph" : ".input = \"" + p.input + "\"", " has ",
+          g.rows, " vertices and ", g.nnz(), " edges; a kernel needs at least one edge");
   if (!p.keep_self_loops) g = g.without_self_loops();
   if (p.symmetrize) g = g.symmetrized();
   return std::make_shared<const CsrGraph>(std::move(g));

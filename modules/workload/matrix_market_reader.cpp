@@ -1,5 +1,6 @@
 #include "workload/matrix_market_reader.h"
 
+#include <algorithm>
 #include <fstream>
 
 #include "common/report.h"
@@ -9,6 +10,7 @@ namespace gpusc {
 namespace {
 
 constexpr const char* kWho = "gpusc.workload.matrix_market";
+constexpr uint64_t kReserveCap = 1 << 20;  // entries reserved up front; more grow as they are read
 constexpr const char* kHeaderForm =
     "'%%MatrixMarket matrix coordinate <real|integer|pattern> <general|symmetric>'";
 
@@ -48,12 +50,12 @@ uint32_t parse_index(std::string_view s, uint64_t limit, const char* what, const
 }  // namespace
 
 CsrGraph read_matrix_market(const std::string& path, MatrixMarketInfo* info) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) error(kWho, "cannot open Matrix Market file '", path, "'");
-  return read_matrix_market(in, path, info);
+  std::ifstream in;
+  const uint64_t bytes = text::open_input(in, path, kWho, "Matrix Market file");
+  return read_matrix_market(in, path, info, bytes);
 }
 
-CsrGraph read_matrix_market(std::istream& in, const std::string& name, MatrixMarketInfo* info) {
+CsrGraph read_matrix_market(std::istream& in, const std::string& name, MatrixMarketInfo* info, uint64_t bytes) {
   std::string line;
   uint64_t lineno = 0;
   if (!std::getline(in, line)) error(kWho, name, ":1: empty file; expected the header ", kHeaderForm);
@@ -79,10 +81,22 @@ CsrGraph read_matrix_market(std::istream& in, const std::string& name, MatrixMar
   if (symmetric && rows != cols)
     error(kWho, name, ":", lineno, ": a symmetric matrix must be square, but the size line says ",
           rows, " x ", cols);
+  // Checked before anything is allocated: a size line is only a claim.
+  if (rows > kMaxRows || cols > kMaxRows)
+    error(kWho, name, ":", lineno, ": ", rows, " x ", cols, " exceeds the reader's limit of ", kMaxRows,
+          " rows and columns (row pointers alone would take ", (rows + 1) * 4 / (1 << 20), " MiB)");
+  const uint64_t cells = rows * cols;  // < 2^56: no overflow
+  if (declared > (symmetric ? rows * (rows + 1) / 2 : cells))
+    error(kWho, name, ":", lineno, ": the size line declares ", declared, " entries, more than a ", rows, " x ", cols,
+          symmetric ? " symmetric matrix stores" : " matrix has");
+  const uint64_t min_line = pattern ? 4 : 6;  // "1 1\n", "1 1 1\n"
+  if (bytes != UINT64_MAX && declared > bytes / min_line)
+    error(kWho, name, ":", lineno, ": the size line declares ", declared, " entries, but the file has only ", bytes,
+          " bytes (an entry line takes at least ", min_line, ")");
 
   const size_t want_tokens = pattern ? 2 : 3;
   std::vector<CooEntry> coo;
-  coo.reserve(symmetric ? 2 * declared : declared);
+  coo.reserve(std::min<uint64_t>(symmetric ? 2 * declared : declared, kReserveCap));
   uint64_t stored = 0;
   while (std::getline(in, line)) {
     ++lineno;

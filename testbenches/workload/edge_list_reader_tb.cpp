@@ -66,3 +66,10 @@ TEST_CASE("edge list: a missing file and malformed lines are errors naming file 
   std::istringstream neg("-1 2\n");
   REQUIRE_THROWS_WITH(read_edge_list(neg, "g.txt"), Contains("g.txt:1:"));
 }
+
+TEST_CASE("edge list: a directory or an empty file is an error naming the path") {
+  test::TempFile empty("empty.txt", "");
+  REQUIRE_THROWS_WITH(read_edge_list(empty.path()), Contains("'" + empty.path() + "' is empty"));
+  const std::string dir = empty.path().substr(0, empty.path().rfind('/'));
+  REQUIRE_THROWS_WITH(read_edge_list(dir), Contains("it is a directory"));
+}

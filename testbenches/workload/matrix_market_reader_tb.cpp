@@ -95,3 +95,28 @@ TEST_CASE("Matrix Market: index out of range, wrong fields and wrong entry count
   REQUIRE_THROWS_WITH(parse("%%MatrixMarket matrix coordinate pattern general\n2 2 1\n1 2 5\n"),
                       Contains("expected 2 fields"));
 }
+
+TEST_CASE("Matrix Market: a directory or an empty file is an error naming the path") {
+  test::TempFile empty("empty.mtx", "");
+  REQUIRE_THROWS_WITH(read_matrix_market(empty.path()), Contains("'" + empty.path() + "' is empty"));
+  const std::string dir = empty.path().substr(0, empty.path().rfind('/'));
+  REQUIRE_THROWS_WITH(read_matrix_market(dir), Contains("'" + dir + "': it is a directory"));
+}
+
+TEST_CASE("Matrix Market: a size line claiming more than the matrix or the file holds fails before allocating") {
+  const std::string h = "%%MatrixMarket matrix coordinate real general\n";
+  // 10^18 entries in a 2 x 2 matrix: more than its 4 cells.
+  REQUIRE_THROWS_WITH(parse(h + "2 2 1000000000000000000\n1 1 1\n"),
+                      Contains("m.mtx:2: the size line declares 1000000000000000000 entries, more than a 2 x 2 matrix has"));
+  REQUIRE_THROWS_WITH(parse("%%MatrixMarket matrix coordinate real symmetric\n3 3 7\n"),
+                      Contains("declares 7 entries, more than a 3 x 3 symmetric matrix stores"));
+  // 2^31 rows: past the reader's 2^28 limit, refused before the row pointers are allocated.
+  REQUIRE_THROWS_WITH(parse(h + "2147483648 1 1\n1 1 1\n"), Contains("exceeds the reader's limit of 268435456"));
+  // A file of 86 bytes (46 + 34 + 6) cannot hold 10^12 entries of at least 6 bytes each.
+  test::TempFile f("claims.mtx", h + "100000000 100000000 1000000000000\n1 1 1\n");
+  REQUIRE_THROWS_WITH(read_matrix_market(f.path()),
+                      Contains("declares 1000000000000 entries, but the file has only 86 bytes"));
+  // Without a known size (a stream), a large claim reserves a bounded amount and fails on the count.
+  REQUIRE_THROWS_WITH(parse(h + "100000000 100000000 1000000000000\n1 1 1\n"),
+                      Contains("declares 1000000000000 entries but the file has 1"));
+}

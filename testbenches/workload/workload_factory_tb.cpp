@@ -229,3 +229,12 @@ TEST_CASE("size: a preset under the other keys, and an unknown size is an error 
   REQUIRE(d.back().at("name") == "size");
   REQUIRE(d.back().at("choices") == "default|small");
 }
+
+TEST_CASE("a graph input with no vertices or no edges is an error, not a 0-cycle run") {
+  test::TempFile comments("only_comments.txt", "# nothing here\n");
+  REQUIRE_THROWS_WITH(make_workload("bfs", {{"input", comments.path()}}, 1),
+                      Catch::Contains(comments.path()) && Catch::Contains("has 0 vertices and 0 edges"));
+  test::TempFile empty_matrix("no_entries.mtx", "%%MatrixMarket matrix coordinate pattern general\n3 3 0\n");
+  REQUIRE_THROWS_WITH(make_workload("spmv", {{"input", empty_matrix.path()}}, 1),
+                      Catch::Contains("has 3 vertices and 0 edges"));
+}
