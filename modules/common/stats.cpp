@@ -164,7 +164,8 @@ void write_json_file(const std::string& path, const json& j) {
   std::ofstream out(path);
   if (!out) error("gpusc.stats", "cannot write '", path, "': check that the folder exists and is writable");
   out << j.dump(1) << '\n';
-  if (!out) error("gpusc.stats", "writing '", path, "' failed");
+  out.close();  // flushes: a full device fails here, not earlier
+  if (out.fail()) error("gpusc.stats", "writing '", path, "' failed (device full or write error)");
 }
 
 }  // namespace gpusc

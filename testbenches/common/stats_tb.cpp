@@ -196,3 +196,9 @@ TEST_CASE("Stats: write_json_file writes the file or names the unwritable path")
   CHECK(load_json_file(path) == j);
   std::remove(path.c_str());
 }
+
+TEST_CASE("write_json_file: a write that fails at flush is an error, not a silent empty file", "[stats]") {
+  // /dev/full accepts the open and fails every write; the buffered text only reaches it at close.
+  REQUIRE_THROWS_WITH(write_json_file("/dev/full", json{{"a", 1}}), Catch::Contains("writing '/dev/full' failed"));
+  REQUIRE_THROWS_WITH(write_json_file("/nonexistent_dir/x.json", json{{"a", 1}}), Catch::Contains("cannot write"));
+}
