@@ -13,7 +13,7 @@ namespace {
 std::string quoted(const std::string& s) { return nlohmann::json(s).dump(); }
 }  // namespace
 
-TraceWriter::TraceWriter(const std::string& path) : out_(path) {
+TraceWriter::TraceWriter(const std::string& path) : path_(path), out_(path) {
   if (!out_) error("gpusc.trace", "cannot write trace file '", path, "': check that the folder exists and is writable");
   // ts is in us: 6 fixed decimals keep 1 ps (the default 6 significant digits lose ps past 1 us).
   out_ << std::fixed << std::setprecision(6);
@@ -21,13 +21,18 @@ TraceWriter::TraceWriter(const std::string& path) : out_(path) {
   open_ = true;
 }
 
-TraceWriter::~TraceWriter() { close(); }
-
-void TraceWriter::close() {
+TraceWriter::~TraceWriter() {
   if (!open_) return;
   out_ << "\n]}\n";
   out_.close();
+}
+
+void TraceWriter::close() {
+  if (!open_) return;
   open_ = false;
+  out_ << "\n]}\n";
+  out_.close();
+  if (out_.fail()) error("gpusc.trace", "writing trace file '", path_, "' failed (device full or write error)");
 }
 
 const char* TraceWriter::separator() {

@@ -24,13 +24,16 @@ class TraceWriter {
 
   void begin(const std::string& track, const char* what, uint64_t id, const sc_core::sc_time& t);
   void end(const std::string& track, const char* what, uint64_t id, const sc_core::sc_time& t);
-  void close();  // finishes the JSON; later events are dropped
+  // Finishes the JSON (later events are dropped); a failed write (a full device) is an error
+  // naming the file. The destructor closes too, without the check.
+  void close();
   uint64_t events() const { return events_; }
 
  private:
   const char* separator();  // what goes before the next array element
   unsigned track_id(const std::string& track);
   void event(char ph, const std::string& track, const char* what, uint64_t id, const sc_core::sc_time& t);
+  const std::string path_;
   std::ofstream out_;
   std::unordered_map<std::string, unsigned> tracks_;
   uint64_t events_ = 0;

@@ -1,11 +1,9 @@
 // mesh_gpu: runs one workload on the mesh-GPU platform and prints the paper-style summary.
-// Thin command line over MeshGpu (DESIGN §6); run with --help.
+// Thin command line over MeshGpu (DESIGN §6) and the shared RunOptions; run with --help.
 #include <chrono>
 #include <cstdio>
-#include <cstdlib>
 #include <iostream>
 #include <string>
-#include <vector>
 
 #include <systemc>
 
@@ -14,29 +12,15 @@
 #include "common/trace.h"
 #include "platforms/mesh_gpu/mesh_gpu.h"
 #include "platforms/mesh_gpu/presets.h"
+#include "platforms/run_options.h"
 #include "workload/workload_factory.h"
 
 namespace {
 
 [[maybe_unused]] const bool kNoBanner = gpusc::cli::no_systemc_banner();  // before sc_main
 
-const char* kUsage = R"(usage: mesh_gpu [options]
-  --preset NAME[+OVERLAY...]  base configuration and overlays, merged in order (ics8x8);
-                              e.g. ics8x8+pcu+xy-yx. --list shows them
-  --config FILE               JSON merged over the preset: platform keys, and optionally
-                              "workload": {"name": ..., "params": {...}, "seed": N}
-  --kernel NAME               workload to run (bfs, gemm, ...; --list shows them)
-  --set KEY=VALUE             override one key after preset and config, e.g.
-                              --set l1.sets=64 --set noc.routing=xy-yx --set workload.params.n=4096
-                              (repeatable); --set workload.params.size=small runs the kernel's
-                              small input (tests, demos) instead of its default one
-                              (docs/workloads.md)
-  --seed S                    workload seed (1)
-  --max-cycles N              stop after N core cycles even if the workload is not done (20000000)
-  --out FILE                  write config, summary and all stats as JSON
-  --trace FILE                write a Perfetto/Chrome transaction trace
-  --list                      list presets, overlays and workloads
-  --quiet                     no summary table
+const char* kUsageHead = "usage: mesh_gpu [options]\n";
+const char* kUsageTail = R"(
 Memory placement and CTA scheduling (defaults: one block, fine-interleave, round-robin):
   --set blocks=N                      consecutive SMs and MCs form N blocks
   --set address_map.kind=first-touch  a page lives in the block that touched it first
@@ -45,47 +29,6 @@ Memory placement and CTA scheduling (defaults: one block, fine-interleave, round
                                       (lowest SM with room first), round-robin
 IPC is thread instructions per core cycle (GPGPU-Sim's definition); latencies are core cycles.
 )";
-
-[[noreturn]] void usage_error(const std::string& msg) {
-  std::cerr << "mesh_gpu: " << msg << "\n\n" << kUsage;
-  std::exit(2);
-}
-
-struct Options {
-  std::string preset = "ics8x8", config, kernel, out, trace;
-  std::vector<std::string> sets;
-  uint64_t seed = 1, max_cycles = 20000000;
-  bool seed_given = false, quiet = false;
-};
-
-uint64_t parse_count(const std::string& opt, const std::string& v) {
-  char* end = nullptr;
-  const unsigned long long x = std::strtoull(v.c_str(), &end, 10);
-  if (v.empty() || !end || *end) usage_error(opt + " needs a whole number, got '" + v + "'");
-  return x;
-}
-
-Options parse(int argc, char** argv) {
-  Options o;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "--help" || a == "-h") { std::cout << kUsage; std::exit(0); }
-    if (a == "--quiet") { o.quiet = true; continue; }
-    if (a == "--list") { std::cout << gpusc::mesh_gpu::listing(); std::exit(0); }
-    if (i + 1 >= argc) usage_error("unknown option '" + a + "', or it needs a value");
-    const std::string v = argv[++i];
-    if (a == "--preset") o.preset = v;
-    else if (a == "--config") o.config = v;
-    else if (a == "--kernel") o.kernel = v;
-    else if (a == "--set") o.sets.push_back(v);
-    else if (a == "--seed") { o.seed = parse_count(a, v); o.seed_given = true; }
-    else if (a == "--max-cycles") o.max_cycles = parse_count(a, v);
-    else if (a == "--out") o.out = v;
-    else if (a == "--trace") o.trace = v;
-    else usage_error("unknown option '" + a + "'");
-  }
-  return o;
-}
 
 // `mechanism`: the lines the memory-partition stages added (MeshGpu::mechanism_summary), printed
 // by key after the platform's own figures.
@@ -135,25 +78,12 @@ void print_summary(const gpusc::json& s, const gpusc::json& mechanism) {
 int sc_main(int argc, char** argv) {
   using namespace gpusc;
   cli::plain_reports("mesh_gpu");
-  const Options o = parse(argc, argv);
+  const cli::Program prog{"mesh_gpu", kUsageHead, kUsageTail, "ics8x8", [] { return mesh_gpu::listing(); }};
+  const cli::RunOptions o = cli::parse_run_options(argc, argv, prog);
   try {
-    json cfg = mesh_gpu::preset(o.preset);
-    if (!o.config.empty()) cfg.merge_patch(load_json_file(o.config));
-    if (!o.kernel.empty()) cfg["workload"]["name"] = o.kernel;
-    if (o.seed_given) cfg["workload"]["seed"] = o.seed;
-    for (const auto& s : o.sets) apply_override(cfg, s);
-    json wl = cfg.contains("workload") ? cfg["workload"] : json::object();
-    cfg.erase("workload");
-    for (auto it = wl.begin(); it != wl.end(); ++it)
-      if (it.key() != "name" && it.key() != "params" && it.key() != "seed")
-        usage_error("unknown workload key '" + it.key() + "' (known: name, params, seed)");
-    if (!wl.contains("name")) usage_error("no workload: give --kernel NAME (see --list)");
-    const std::string kname = wl["name"].get<std::string>();
-    const json kparams = wl.value("params", json::object());
-    const uint64_t seed = wl.value("seed", uint64_t{1});
-
-    const auto p = params_from_json<MeshGpu::Params>(cfg, "");
-    auto workload = make_workload(kname, kparams, seed);
+    const cli::RunConfig rc = cli::assemble_config(o, mesh_gpu::preset(o.preset));
+    const auto p = params_from_json<MeshGpu::Params>(rc.platform, "");
+    auto workload = make_workload(rc.kernel, rc.kernel_params, rc.seed);
     MeshGpu gpu("gpu", p, *workload);
     std::unique_ptr<TraceWriter> trace;
     if (!o.trace.empty()) {
@@ -176,10 +106,12 @@ int sc_main(int argc, char** argv) {
     if (!o.out.empty()) {
       json out = collect_stats();
       out["config"] = params_to_json(gpu.params());  // with the stages' effective parameters
-      out["workload"] = {{"name", kname}, {"params", workload_effective_params(kname, kparams)}, {"seed", seed}};
+      out["workload"] = {{"name", rc.kernel}, {"params", workload_effective_params(rc.kernel, rc.kernel_params)},
+                         {"seed", rc.seed}};
       out["summary"] = summary;
       write_json_file(o.out, out);
     }
+    if (trace) trace->close();
     return finished ? 0 : 3;
   } catch (const sc_core::sc_report& e) {
     std::cerr << "mesh_gpu: error: " << cli::sentence(e) << "\n";

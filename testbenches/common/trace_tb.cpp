@@ -136,3 +136,9 @@ TEST_CASE("Trace: with no writer attached hooks are off and write nothing") {
   std::remove(path.c_str());
   CHECK(doc.at("traceEvents") == json::array());  // no events, and no placeholder either
 }
+
+TEST_CASE("Trace: a trace written to a full device is an error at close, not a silent empty file", "[trace]") {
+  TraceWriter w("/dev/full");
+  w.begin("t", "x", 1, sc_core::SC_ZERO_TIME);
+  REQUIRE_THROWS_WITH(w.close(), Catch::Contains("writing trace file '/dev/full' failed"));
+}

@@ -1,0 +1,157 @@
+#include "platforms/run_options.h"
+
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "common/report.h"
+
+namespace po = boost::program_options;
+
+namespace gpusc::cli {
+
+namespace {
+
+constexpr const char* kWho = "gpusc.config";
+
+// A whole non-negative number in decimal digits only (Boost's lexical_cast would wrap "-1").
+struct Count {
+  uint64_t v = 0;
+};
+
+void validate(boost::any& out, const std::vector<std::string>& values, Count*, int) {
+  po::validators::check_first_occurrence(out);
+  const std::string& s = po::validators::get_single_string(values);
+  uint64_t v = 0;
+  bool ok = !s.empty();
+  for (char c : s) {
+    if (c < '0' || c > '9' || v > (UINT64_MAX - static_cast<uint64_t>(c - '0')) / 10) {
+      ok = false;
+      break;
+    }
+    v = v * 10 + static_cast<uint64_t>(c - '0');
+  }
+  if (!ok) throw po::invalid_option_value(s);
+  out = Count{v};
+}
+
+[[noreturn]] void usage_error(const Program& prog, const po::options_description& desc, const std::string& msg) {
+  std::cerr << prog.name << ": " << msg << "\n\n" << prog.usage_head << desc << prog.usage_tail;
+  std::exit(2);
+}
+
+// Creates (truncates) `path` now, so an unwritable output is found before the run.
+void check_writable(const Program& prog, const po::options_description& desc, const char* opt,
+                    const std::string& path) {
+  if (path.empty()) usage_error(prog, desc, std::string(opt) + " needs a file name, got an empty one");
+  std::ofstream f(path, std::ios::trunc);
+  if (!f) usage_error(prog, desc, std::string(opt) + " '" + path + "' cannot be written (missing folder or no permission)");
+}
+
+// A null anywhere in a --config file would delete that part of the preset (JSON merge patch).
+void refuse_nulls(const json& j, const std::string& where, const std::string& file) {
+  if (j.is_null())
+    error(kWho, "--config '", file, "': ", where.empty() ? "the file" : "'" + where + "'",
+          " is null; give the values to change (null would drop the preset's section)");
+  if (!j.is_object()) return;
+  for (auto it = j.begin(); it != j.end(); ++it)
+    refuse_nulls(it.value(), where.empty() ? it.key() : where + "." + it.key(), file);
+}
+
+}  // namespace
+
+RunOptions parse_run_options(int argc, char** argv, const Program& prog, const po::options_description* extra,
+                             po::variables_map* vm_out) {
+  RunOptions o;
+  o.preset = prog.default_preset;
+  po::options_description desc("options");
+  // clang-format off
+  desc.add_options()
+    ("help,h", "this text")
+    ("list", "list presets, overlays, stages and workloads")
+    ("preset", po::value<std::string>(&o.preset)->default_value(prog.default_preset),
+     "base configuration and overlays, merged in order, e.g. ics8x8+pcu+xy-yx (--list shows them)")
+    ("config", po::value<std::string>(&o.config),
+     "JSON object merged over the preset: platform keys, and optionally \"workload\": "
+     "{\"name\": ..., \"params\": {...}, \"seed\": N}")
+    ("kernel", po::value<std::string>(&o.kernel), "workload to run (--list shows them)")
+    ("set", po::value<std::vector<std::string>>(&o.sets)->composing(),
+     "KEY=VALUE override after preset and config, e.g. --set l1.sets=64 --set workload.params.size=small "
+     "(repeatable; workload.params.size=small runs the kernel's small input, docs/workloads.md)")
+    ("seed", po::value<Count>(), "workload seed (1)")
+    ("max-cycles", po::value<Count>(), "stop after this many core cycles even if the workload is not done (20000000)")
+    ("out", po::value<std::string>(&o.out), "write config, summary and all stats as JSON to this file")
+    ("trace", po::value<std::string>(&o.trace), "write a Perfetto/Chrome transaction trace to this file")
+    ("quiet", po::bool_switch(&o.quiet), "no summary table");
+  // clang-format on
+  if (extra) desc.add(*extra);
+  po::variables_map vm;
+  try {
+    po::store(po::command_line_parser(argc, argv).options(desc).run(), vm);
+    if (vm.count("help")) {
+      std::cout << prog.usage_head << desc << prog.usage_tail;
+      std::exit(0);
+    }
+    if (vm.count("list")) {
+      std::cout << prog.listing();
+      std::exit(0);
+    }
+    po::notify(vm);
+  } catch (const po::error& e) {
+    usage_error(prog, desc, e.what());
+  }
+  if (vm.count("seed")) {
+    o.seed = vm["seed"].as<Count>().v;
+    o.seed_given = true;
+  }
+  if (vm.count("max-cycles")) o.max_cycles = vm["max-cycles"].as<Count>().v;
+  if (o.max_cycles == 0) usage_error(prog, desc, "--max-cycles must be at least 1");
+  if (o.preset.empty()) usage_error(prog, desc, "--preset is empty; give a preset name (--list shows them)");
+  if (o.preset.front() == '+' || o.preset.back() == '+' || o.preset.find("++") != std::string::npos)
+    usage_error(prog, desc, "--preset '" + o.preset + "' has an empty part; write NAME[+OVERLAY...]");
+  if (vm.count("out")) check_writable(prog, desc, "--out", o.out);
+  if (vm.count("trace")) check_writable(prog, desc, "--trace", o.trace);
+  if (vm_out) *vm_out = std::move(vm);
+  return o;
+}
+
+RunConfig assemble_config(const RunOptions& o, json cfg) {
+  if (!o.config.empty()) {
+    const json file = load_json_file(o.config);
+    if (!file.is_object())
+      error(kWho, "--config '", o.config, "' must hold a JSON object of platform keys, got ", file.type_name());
+    refuse_nulls(file, "", o.config);
+    cfg.merge_patch(file);
+  }
+  if (cfg.contains("workload") && !cfg["workload"].is_object())
+    error(kWho, "\"workload\" must be an object {\"name\": ..., \"params\": {...}, \"seed\": N}, got ",
+          cfg["workload"].dump());
+  if (!o.kernel.empty()) cfg["workload"]["name"] = o.kernel;
+  if (o.seed_given) cfg["workload"]["seed"] = o.seed;
+  for (const auto& s : o.sets) apply_override(cfg, s);
+
+  RunConfig rc;
+  json wl = cfg.contains("workload") ? cfg["workload"] : json::object();
+  cfg.erase("workload");
+  if (!wl.is_object()) error(kWho, "\"workload\" must be an object, got ", wl.dump());
+  for (auto it = wl.begin(); it != wl.end(); ++it)
+    if (it.key() != "name" && it.key() != "params" && it.key() != "seed")
+      error(kWho, "unknown workload key '", it.key(), "' (known: name, params, seed)");
+  if (!wl.contains("name")) error(kWho, "no workload: give --kernel NAME (see --list)");
+  if (!wl["name"].is_string()) error(kWho, "workload.name must be a string, got ", wl["name"].dump());
+  rc.kernel = wl["name"].get<std::string>();
+  if (wl.contains("params")) {
+    if (!wl["params"].is_object()) error(kWho, "workload.params must be an object, got ", wl["params"].dump());
+    rc.kernel_params = wl["params"];
+  }
+  if (wl.contains("seed")) {
+    if (!wl["seed"].is_number_unsigned())
+      error(kWho, "workload.seed must be a whole non-negative number, got ", wl["seed"].dump());
+    rc.seed = wl["seed"].get<uint64_t>();
+  }
+  rc.platform = std::move(cfg);
+  return rc;
+}
+
+}  // namespace gpusc::cli
