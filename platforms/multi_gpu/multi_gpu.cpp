@@ -1,0 +1,275 @@
+#include "platforms/multi_gpu/multi_gpu.h"
+
+#include <algorithm>
+
+#include "common/mem_ext.h"
+#include "common/report.h"
+
+namespace gpusc {
+
+// Defaults: paper 004 Table 1 where it gives a figure, MGPUSim's R9 Nano (amd/samples/runner,
+// the simulator the paper used) where it does not; the preset (presets/dca4.json) says which.
+
+noc::Network::Params MultiGpu::Params::noc_defaults() {
+  noc::Network::Params n = GpuBlock::Params::noc_defaults();
+  n.k = 9, n.m = 9;  // 64 CUs + 16 partitions + the boundary = 81 nodes
+  n.ni.flit_bytes = 32;  // a 64 B line reply is 3 flits with the 8 B header
+  return n;
+}
+
+SmCore::Params MultiGpu::Params::sm_defaults() {
+  SmCore::Params s;
+  s.line_bytes = 64;     // 004 Table 1
+  s.max_warps = 80;      // GCN CU: 40 wavefronts of 64 = 2560 work items = 80 warps of 32
+  s.max_threads = 2560;
+  s.max_ctas = 16;       // open (GCN: 16 work groups per CU with LDS)
+  s.schedulers = 4;      // GCN CU: 4 SIMDs
+  return s;
+}
+
+Cache::Params MultiGpu::Params::l1_defaults() {
+  Cache::Params c = GpuBlock::Params::l1_defaults();
+  c.line_bytes = 64;  // 004 Table 1: 16 KB 4-way, 64 B lines -> 64 sets
+  c.sets = 64;
+  c.ways = 4;
+  c.mshrs = 32;       // 004 Table 1 "MSHR 32 entries" (the L1 MSHR DUALOPT extends, §4.1.2)
+  return c;
+}
+
+MemoryPartition::Params MultiGpu::Params::mc_defaults() {
+  MemoryPartition::Params m;
+  m.l2.line_bytes = 64;  // 004 Table 1: 2 MB 16-way write-back per GPU = 16 x 128 KB
+  m.l2.sets = 128;
+  m.l2.ways = 16;
+  m.l2.write_policy = "write-back";
+  m.l2.mshrs = 64;           // MGPUSim R9 Nano L2 bank: WithNumMSHREntry(64)
+  m.l2.hit_latency = 20;     // open: MGPUSim's pipelined write-back L2 bank; not in the paper
+  m.l2.lookup_latency = 20;
+  m.memory = "bandwidth";
+  m.bandwidth_memory.bytes_per_cycle = 32;  // MGPUSim HBM: 256-bit bus, 500 MHz DDR = 32 GB/s per bank, 16 banks
+  m.bandwidth_memory.latency = 41;          // tRP + tRCD + tCL = 21 HBM cycles at 500 MHz = 42 ns = 1 + 41
+  m.bandwidth_memory.access_bytes = 32;
+  m.bandwidth_memory.line_bytes = 64;
+  m.bandwidth_memory.queue = 32;            // MGPUSim: WithTransactionQueueSize(32)
+  return m;
+}
+
+CtaScheduler::Params MultiGpu::Params::cta_defaults() {
+  CtaScheduler::Params c;
+  c.policy = "contiguous-groups";  // 004 Table 1: "partition"
+  return c;
+}
+
+noc::BandwidthLink::Params MultiGpu::Params::link_defaults() {
+  noc::BandwidthLink::Params l;
+  l.bytes_per_cycle = 64;  // 004 Table 1: 64 GB/s at 1 GHz
+  l.flit_bytes = 16;       // 004 Table 1
+  l.latency = 70;          // MGPUSim PCIe switch latency 140 cycles, half on each of a message's two links
+  l.header_bytes = 8;
+  l.rx_buffer_bytes = 65536;  // > 64 x (2 x 70 + 1) = 9 KB: full rate
+  l.tx_queue = 16;
+  return l;
+}
+
+noc::Router::Params MultiGpu::Switch::router_defaults() {
+  noc::Router::Params r;
+  r.vnets = 2;
+  r.vcs_per_vnet = 2;
+  r.vc_depth = 8;
+  r.pipeline = 3;
+  return r;
+}
+
+noc::NetworkInterface::Params MultiGpu::Switch::ni_defaults() {
+  noc::NetworkInterface::Params n;
+  n.flit_bytes = 64;  // a port moves one link-cycle (64 B) per cycle: the links set the rate
+  n.header_bytes = 8;
+  n.inject_queue = 8;
+  n.eject_queue = 8;
+  return n;
+}
+
+MultiGpu::Params MultiGpu::checked(const Params& p, const McStageRegistry& stages) {
+  const std::string w = "multi_gpu";
+  validate(p, w);
+  if (p.sm.line_bytes != p.l1.line_bytes || p.l1.line_bytes != p.mc.l2.line_bytes)
+    error(w, "sm.line_bytes (", p.sm.line_bytes, "), l1.line_bytes (", p.l1.line_bytes, ") and mc.l2.line_bytes (",
+          p.mc.l2.line_bytes, ") must be equal: a request is one line at every level");
+  if (p.mc.memory == "bandwidth" && p.mc.bandwidth_memory.line_bytes < p.mc.l2.line_bytes)
+    error(w, "mc.bandwidth_memory.line_bytes (", p.mc.bandwidth_memory.line_bytes, ") is smaller than mc.l2.line_bytes (",
+          p.mc.l2.line_bytes, "): the memory must take a whole L2 line");
+  if (p.fabric.router.vnets != 2)
+    error(w, "fabric.router.vnets must be 2 (requests on 0, replies on 1), got ", p.fabric.router.vnets);
+  if (p.gpus > 64) error(w, "gpus = ", p.gpus, ": the switch is a crossbar of at most 64 ports");
+  if (p.page_map.page_bytes < p.interleave_bytes)
+    error(w, "page_map.page_bytes (", p.page_map.page_bytes, ") must be at least interleave_bytes (", p.interleave_bytes,
+          "): a page is interleaved over its GPU's partitions");
+  if (p.cta.policy == "contiguous-groups" && p.sms == 0) error(w, "sms must be at least 1");
+  Params q = p;
+  q.mc = MemoryPartition::Params::with_stage_defaults(p.mc, stages, "mc");
+  return q;
+}
+
+std::unique_ptr<FirstTouchPageMapper> MultiGpu::build_mapper() const {
+  std::vector<std::vector<unsigned>> parts(p_.gpus);
+  for (unsigned g = 0; g < p_.gpus; ++g)
+    for (unsigned i = 0; i < p_.mcs; ++i) parts[g].push_back(g * p_.mcs + i);
+  return std::make_unique<FirstTouchPageMapper>(parts, p_.page_map.page_bytes, p_.interleave_bytes,
+                                                "multi_gpu.page_map");
+}
+
+void MultiGpu::distribute_pages(const Workload& w) {
+  if (p_.page_map.kind == "first-touch") return;
+  const uint64_t page = p_.page_map.page_bytes;
+  const uint64_t G = p_.gpus;
+  for (const ArrayRecord& a : w.address_space().arrays()) {
+    if (a.bytes == 0) continue;
+    const uint64_t first = a.base / page, n = (a.base + a.bytes - 1) / page - first + 1;
+    if (p_.page_map.kind == "interleave") {
+      for (uint64_t i = 0; i < n; ++i) mapper_->map((first + i) * page, static_cast<unsigned>((first + i) % G));
+      continue;
+    }
+    // MGPUSim's distributor: n / G pages per GPU in GPU order, the rest on the last GPU used.
+    const uint64_t per = n / G, use = per > 0 ? std::min(n / per, G) : 0;
+    uint64_t i = 0;
+    for (uint64_t g = 0; g < use; ++g)
+      for (uint64_t k = 0; k < per; ++k, ++i) mapper_->map((first + i) * page, static_cast<unsigned>(g));
+    const unsigned last = use > 0 ? static_cast<unsigned>(use - 1) : 0;
+    for (; i < n; ++i) mapper_->map((first + i) * page, last);
+  }
+}
+
+GpuBlock::Params MultiGpu::block_params() const {
+  GpuBlock::Params b;
+  b.sms = p_.sms;
+  b.mcs = p_.mcs;
+  b.network = p_.network;
+  b.placement = p_.placement;
+  b.boundary = true;
+  b.noc = p_.noc;
+  b.sm = p_.sm;
+  b.l1 = p_.l1;
+  b.mc = p_.mc;
+  return b;
+}
+
+MultiGpu::MultiGpu(const Params& p, Workload& workload, const McStageRegistry& stages)
+    : p_(checked(p, stages)),
+      core_("core_clk", p.core_mhz),
+      noc_clk_("noc_clk", p.noc_mhz),
+      dram_clk_("dram_clk", p.dram_mhz),
+      fabric_clk_("fabric_clk", p.fabric_mhz),
+      mapper_(build_mapper()),
+      gpus_("gpu"),
+      req_links_("request_link"),
+      rep_links_("reply_link") {
+  distribute_pages(workload);
+  const GpuBlock::Params bp = block_params();
+  gpus_.init(p_.gpus, [&](const char* nm, size_t g) {
+    return new GpuBlock(nm, bp, GpuBlock::Context{{core_, noc_clk_, dram_clk_}, *mapper_, ids_, stages,
+                                                  static_cast<unsigned>(g)});
+  });
+  for (unsigned g = 0; g < p_.gpus; ++g)
+    if (gpus_[g].first_partition() != g * p_.mcs || gpus_[g].base() != g * bp.nodes())
+      error("multi_gpu", "GPU ", g, " was numbered out of order (first partition ", gpus_[g].first_partition(),
+            ", base ", gpus_[g].base(), ")");
+  build_fabric();
+  for (unsigned g = 0; g < p_.gpus; ++g) observe(g);
+  std::vector<GpuBlock*> blocks;
+  for (auto& b : gpus_) blocks.push_back(&b);
+  platform_ = std::make_unique<Platform>(core_, workload, blocks, p_.cta);
+  add_summary();
+}
+
+void MultiGpu::build_fabric() {
+  noc::Network::Params sp;
+  sp.topology = "crossbar";
+  sp.k = p_.gpus;
+  sp.router = p_.fabric.router;
+  sp.ni = p_.fabric.ni;
+  sp.link_latency = p_.fabric.link_latency;
+  sp.credit_latency = p_.fabric.credit_latency;
+  switch_ = std::make_unique<noc::Network>("switch", sp, fabric_clk_);
+  noc::NodeMap to_port;
+  const unsigned per_gpu = block_params().nodes();
+  for (unsigned g = 0; g < p_.gpus; ++g) to_port.node.insert(to_port.node.end(), per_gpu, g);
+  switch_->set_node_map(to_port);
+
+  auto make = [&](const char* nm, size_t) { return new noc::BandwidthLink(nm, p_.link, fabric_clk_); };
+  req_links_.init(p_.gpus, make);
+  rep_links_.init(p_.gpus, make);
+  for (unsigned g = 0; g < p_.gpus; ++g) {
+    for (auto [link, c] : {std::pair{&req_links_[g], GpuBlock::kRequest}, std::pair{&rep_links_[g], GpuBlock::kReply}}) {
+      gpus_[g].out(c).bind(link->a_in);
+      link->a_out.bind(gpus_[g].in(c));
+      link->b_out.bind(switch_->ni(g).in[c]);
+      switch_->ni(g).out[c].bind(link->b_in);
+    }
+  }
+}
+
+unsigned MultiGpu::gpu_of_node(unsigned node) const {
+  const unsigned per_gpu = p_.sms + p_.mcs + 1;
+  if (node >= per_gpu * p_.gpus) error("multi_gpu", "platform id ", node, " is in no GPU");
+  return node / per_gpu;
+}
+
+unsigned MultiGpu::gpu_of_address(uint64_t addr) const {
+  return mapper_->block_of_partition(mapper_->partition(addr));
+}
+
+void MultiGpu::observe(unsigned g) {
+  GpuBlock::Observers o;
+  o.sm_request = [this, g](unsigned sm, const tlm::tlm_generic_payload& gp) {
+    ++count_.l1_accesses;
+    if (mapper_->placed(gp.get_address()) && gpu_of_address(gp.get_address()) != g) ++count_.l1_remote;
+    if (obs_.sm_request) obs_.sm_request(g, sm, gp);
+  };
+  o.sm_reply = [this, g](unsigned sm, const tlm::tlm_generic_payload& gp) {
+    if (obs_.sm_reply) obs_.sm_reply(g, sm, gp);
+  };
+  o.injected = [this, g](unsigned node, const tlm::tlm_generic_payload& gp) {
+    const MemExt* e = gp.get_extension<MemExt>();
+    if (e && !e->is_reply) {  // a request injected at an SM node: it left an L1 for memory
+      ++count_.requests;
+      if (gpu_of_node(e->dst) != g) {
+        ++count_.remote_requests;
+        if (e->kind == MemKind::Read) ++count_.remote_reads;
+      }
+    }
+    if (obs_.injected) obs_.injected(g, node, gp);
+  };
+  gpus_[g].set_observers(std::move(o));
+}
+
+void MultiGpu::add_summary() {
+  platform_->add_summary([this](json& s) {
+    using noc::BandwidthLink;
+    uint64_t req_out = 0, req_in = 0, rep_out = 0, rep_in = 0;
+    double util_max = 0;
+    const double cycles =
+        std::max(1.0, static_cast<double>(fabric_clk_.cycle_of(core_.time_of(platform_->cycles()))));
+    for (unsigned g = 0; g < p_.gpus; ++g) {
+      req_out += req_links_[g].bytes(BandwidthLink::kAtoB);
+      req_in += req_links_[g].bytes(BandwidthLink::kBtoA);
+      rep_out += rep_links_[g].bytes(BandwidthLink::kAtoB);
+      rep_in += rep_links_[g].bytes(BandwidthLink::kBtoA);
+      for (auto* l : {&req_links_[g], &rep_links_[g]})
+        for (auto d : {BandwidthLink::kAtoB, BandwidthLink::kBtoA})
+          util_max = std::max(util_max, static_cast<double>(l->bytes(d)) / (cycles * p_.link.bytes_per_cycle));
+    }
+    s["gpus"] = p_.gpus;
+    s["l1_remote_access_ratio"] = count_.l1_accesses ? double(count_.l1_remote) / double(count_.l1_accesses) : 0.0;
+    s["remote_request_ratio"] = count_.requests ? double(count_.remote_requests) / double(count_.requests) : 0.0;
+    s["remote_requests"] = count_.remote_requests;
+    s["remote_reads"] = count_.remote_reads;
+    s["fabric_request_bytes_gpu_to_switch"] = req_out;
+    s["fabric_request_bytes_switch_to_gpu"] = req_in;
+    s["fabric_reply_bytes_gpu_to_switch"] = rep_out;
+    s["fabric_reply_bytes_switch_to_gpu"] = rep_in;
+    s["fabric_bytes"] = req_out + rep_out;  // inter-GPU bytes, each message counted once
+    s["fabric_link_util_max"] = util_max;
+  });
+}
+
+}  // namespace gpusc

@@ -1,0 +1,215 @@
+// MultiGpu: the multi-GPU platform of paper 004 (issue 21), built from GpuBlocks (DESIGN §6):
+// N GPUs (default 4), each a GpuBlock with a boundary node, joined by a PCIe-like fabric, one
+// unified address space, run by one Platform. The DCA baseline of §2.3 (direct cache access).
+//
+//   GPU g:  SMs + L1s, MCs (L2 slice + HBM), in-GPU mesh -- boundary out(kRequest) --> req_link[g].a_in
+//                                                         <-- boundary in(kReply)  --- rep_link[g].a_out ...
+//   req_link[g], rep_link[g] (noc::BandwidthLink, side B at switch port g)
+//   switch: a noc::Network crossbar of N ports, vnet 0 = requests, vnet 1 = replies; its NodeMap
+//           sends every platform id to the port of the GPU that owns it.
+//
+// Fabric (004 §5, Table 1: PCIe-4-like, 64 GB/s, 16 B flits): each GPU's PCIe link is modelled
+// as two BandwidthLinks, one per message class, each 64 B/cycle per direction at 1 GHz with 16 B
+// flits; a message pays the link's header, is rounded up to whole flits and serialized. The
+// switch in the middle is one crossbar whose ports are 64 B wide (one link-cycle per switch
+// cycle, so the switch never throttles below the links) with the same two classes.
+// Deadlock freedom: requests and replies never share an in-order channel or a buffer: virtual
+// networks 0/1 inside each GPU (separate VCs and NI queues), one boundary port per class, one
+// link per class, virtual networks 0/1 in the switch. Replies are always consumed at their
+// sink (an SM takes every reply; an L1 fill never waits for the path down), so the reply class
+// drains whatever the request class does, and a request can only wait for replies: no cycle.
+// Departure (documented in the preset): the two class links of a GPU together offer up to
+// 2 x 64 B/cycle per direction; a single PCIe wire shares 64 between the classes. The summary
+// reports bytes per class and direction so the total can be checked against one wire.
+//
+// Unified address space (004 §2.1 "all GPUs share a unified address space", §6.1 "our baseline
+// adopts the runtime of MGPUSim to distribute data"): page_map.kind
+//   distributed  (default) MGPUSim's driver (amd/driver/distributor.go): every array of the
+//                workload is split into N contiguous runs of whole pages, run g on GPU g, the
+//                remainder pages on the last GPU used (an array of fewer than N pages lives on
+//                GPU 0); a page two arrays share belongs to the first one;
+//   interleave   page p on GPU p mod N (a page-interleaved mapper over all GPUs);
+//   first-touch  a page lives on the GPU whose SM requested it first (paper 003 §5.3).
+// All three are one FirstTouchPageMapper over the GPUs' partitions: distributed and interleave
+// place every page of the workload's arrays at construction (the driver's allocation, before
+// the kernel), pages outside every array fall back to first touch. Inside a GPU a page is
+// interleaved over its partitions in interleave_bytes chunks.
+// CTA policy: cta.policy = contiguous-groups (MGPUSim's "partition", 004 Table 1) by default:
+// the grid is split into one contiguous group of CTAs per GPU; round-robin and greedy as options.
+// DCA path: an L1 miss for a page of another GPU is routed by the L1 (its route hook) to the
+// owning partition's platform id; the GPU's network sends it to the boundary, the request link
+// and the switch deliver it to the owner's boundary and network, the owner's L2 slice (which
+// holds only its own GPU's memory) and HBM serve the 64 B line, and the reply returns the same
+// way to the requesting L1, which caches it (the requester's L2 never sees remote data). Remote
+// writes and atomics are conventional (a write-through L1 sends them to the owner, acks return).
+// Measurement: remote_* counters at the SM side (requests injected by SM NIs whose partition is
+// in another GPU), per-link bytes and messages per direction, and the platform summary.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <systemc>
+
+#include "common/clock_domain.h"
+#include "common/first_touch_page_mapper.h"
+#include "common/params.h"
+#include "gpu/gpu_block.h"
+#include "gpu/node_numbering.h"
+#include "gpu/platform.h"
+#include "mem/cache.h"
+#include "mem/mc_stage.h"
+#include "mem/memory_partition.h"
+#include "noc/bandwidth_link.h"
+#include "noc/network.h"
+#include "platforms/paper_stages.h"
+#include "sm/cta_scheduler.h"
+#include "sm/sm_core.h"
+#include "workload/kernel.h"
+
+namespace gpusc {
+
+class MultiGpu {
+ public:
+  struct PageMap {
+    std::string kind = "distributed";  // distributed | interleave | first-touch
+    uint64_t page_bytes = 4096;        // (MGPUSim: log2PageSize = 12)
+    template <class F> static void describe(F&& f) {
+      using S = PageMap;
+      GPUSC_PARAM_C(kind, "distributed|interleave|first-touch",
+                    "distributed: each array split into one contiguous run of pages per GPU (MGPUSim's driver, "
+                    "the paper's baseline); interleave: page p on GPU p mod gpus; first-touch: the GPU that "
+                    "requested the page first");
+      GPUSC_PARAM_R(page_bytes, 64, uint64_t{1} << 30, "page size [bytes], a power of two (MGPUSim: 4 KB)");
+    }
+  };
+  // The switch: a crossbar noc::Network of one port per GPU (its k is `gpus`), 2 virtual networks.
+  struct Switch {
+    noc::Router::Params router = router_defaults();
+    noc::NetworkInterface::Params ni = ni_defaults();
+    unsigned link_latency = 1;    // port channel traversal [fabric cycles]
+    unsigned credit_latency = 1;  // credit return [fabric cycles]
+    template <class F> static void describe(F&& f) {
+      using S = Switch;
+      GPUSC_PARAM(router, "the switch's router (vnets must be 2: requests and replies)");
+      GPUSC_PARAM(ni, "the switch's port interfaces (flit_bytes = port width per cycle)");
+      GPUSC_PARAM_R(link_latency, 1, 1000, "port channel traversal [fabric cycles]");
+      GPUSC_PARAM_R(credit_latency, 1, 1000, "credit return [fabric cycles]");
+    }
+    static noc::Router::Params router_defaults();
+    static noc::NetworkInterface::Params ni_defaults();
+  };
+  struct Params {
+    unsigned gpus = 4;                // GPUs (004 §5: 4; 8 and 16 in §6.2)
+    unsigned sms = 64;                // CUs per GPU (004 Table 1: 16 SEs x 4 CUs)
+    unsigned mcs = 16;                // memory partitions per GPU (MGPUSim R9 Nano: 16 L2 banks + DRAM ctrls)
+    double core_mhz = 1000;           // CUs, L1, L2 (MGPUSim R9 Nano: 1 GHz)
+    double noc_mhz = 1000;            // in-GPU network
+    double dram_mhz = 1000;           // HBM model clock (bandwidth_memory figures are in these cycles)
+    double fabric_mhz = 1000;         // links and switch (MGPUSim RDMA and PCIe at 1 GHz)
+    std::string network = "vnets";    // in-GPU request / reply classes: vnets | separate
+    std::string placement = "top-bottom";  // MC placement on the in-GPU mesh
+    unsigned interleave_bytes = 128;  // chunk over a GPU's partitions (MGPUSim platform: 2^7 B)
+    PageMap page_map;
+    noc::Network::Params noc = noc_defaults();            // in-GPU network
+    SmCore::Params sm = sm_defaults();
+    Cache::Params l1 = l1_defaults();
+    MemoryPartition::Params mc = mc_defaults();
+    CtaScheduler::Params cta = cta_defaults();
+    noc::BandwidthLink::Params link = link_defaults();    // each class link of each GPU
+    Switch fabric;                                        // the switch
+    template <class F> static void describe(F&& f) {
+      using S = Params;
+      GPUSC_PARAM_R(gpus, 2, 64, "GPUs [count] (004: 4; 8 and 16 for scaling)");
+      GPUSC_PARAM_R(sms, 1, 1 << 16, "CUs (SMs) per GPU [count]");
+      GPUSC_PARAM_R(mcs, 1, 64, "memory partitions (L2 slice + HBM channel) per GPU [count]");
+      GPUSC_PARAM_R(core_mhz, 1, 1e5, "CU / L1 / L2 clock [MHz]");
+      GPUSC_PARAM_R(noc_mhz, 1, 1e5, "in-GPU network clock [MHz]");
+      GPUSC_PARAM_R(dram_mhz, 1, 1e5, "memory model clock [MHz]");
+      GPUSC_PARAM_R(fabric_mhz, 1, 1e5, "inter-GPU links and switch clock [MHz]");
+      GPUSC_PARAM_C(network, "vnets|separate", "in-GPU request/reply classes: virtual networks or two networks");
+      GPUSC_PARAM_C(placement, "bottom|top-bottom|edge|diamond", "MC placement on the in-GPU mesh");
+      GPUSC_PARAM_R(interleave_bytes, 1, 1 << 20, "interleave chunk over a GPU's partitions [bytes]");
+      GPUSC_PARAM(page_map, "unified address space: which GPU owns a page");
+      GPUSC_PARAM(noc, "in-GPU network (mesh k x m = sms + mcs + 1, or crossbar k = sms + mcs + 1)");
+      GPUSC_PARAM(sm, "CU core");
+      GPUSC_PARAM(l1, "L1 vector cache (write-through, no write-allocate)");
+      GPUSC_PARAM(mc, "memory partition (L2 slice + memory)");
+      GPUSC_PARAM(cta, "CTA scheduler");
+      GPUSC_PARAM(link, "each GPU's request link and reply link to the switch [fabric cycles]");
+      GPUSC_PARAM(fabric, "the switch: a crossbar of one port per GPU, requests on vnet 0, replies on vnet 1");
+    }
+    static noc::Network::Params noc_defaults();
+    static SmCore::Params sm_defaults();
+    static Cache::Params l1_defaults();
+    static MemoryPartition::Params mc_defaults();
+    static CtaScheduler::Params cta_defaults();
+    static noc::BandwidthLink::Params link_defaults();
+  };
+
+  // `stages` builds the memory-partition stages p.mc.stages names (used during construction).
+  MultiGpu(const Params& p, Workload& workload, const McStageRegistry& stages = paper_mc_stages());
+  MultiGpu(const MultiGpu&) = delete;
+  MultiGpu& operator=(const MultiGpu&) = delete;
+
+  bool run(uint64_t max_cycles) { return platform_->run(max_cycles); }
+
+  const Params& params() const { return p_; }  // with the stages' effective parameters
+  unsigned gpus() const { return p_.gpus; }
+  GpuBlock& gpu(unsigned g) { return gpus_[g]; }
+  Platform& platform() { return *platform_; }
+  noc::BandwidthLink& request_link(unsigned g) { return req_links_[g]; }  // side A = GPU g
+  noc::BandwidthLink& reply_link(unsigned g) { return rep_links_[g]; }
+  noc::Network& fabric_switch() { return *switch_; }
+  const FirstTouchPageMapper& page_map() const { return *mapper_; }
+  // The GPU owning platform id `node` (every node of a GPU's network, boundary included).
+  unsigned gpu_of_node(unsigned node) const;
+  // The GPU owning a placed address.
+  unsigned gpu_of_address(uint64_t addr) const;
+  uint64_t cycles() const { return platform_->cycles(); }
+
+  // Counted at SM NIs (requests leaving an L1 towards memory), all GPUs.
+  uint64_t requests() const { return count_.requests; }
+  uint64_t remote_requests() const { return count_.remote_requests; }
+  uint64_t remote_reads() const { return count_.remote_reads; }
+  // L1 accesses (requests an SM handed to its L1) and those to another GPU's memory.
+  uint64_t l1_accesses() const { return count_.l1_accesses; }
+  uint64_t l1_remote_accesses() const { return count_.l1_remote; }
+
+  json summary() const { return platform_->summary(); }
+  json mechanism_summary() const { return platform_->mechanism_summary(); }
+
+  // Observers of every GPU (gpu index first); they run after the platform's own counting.
+  struct Observers {
+    std::function<void(unsigned gpu, unsigned sm, const tlm::tlm_generic_payload&)> sm_request, sm_reply;
+    std::function<void(unsigned gpu, unsigned node, const tlm::tlm_generic_payload&)> injected;
+  };
+  void set_observers(Observers o) { obs_ = std::move(o); }
+
+ private:
+  static Params checked(const Params& p, const McStageRegistry& stages);
+  std::unique_ptr<FirstTouchPageMapper> build_mapper() const;
+  void distribute_pages(const Workload& w);
+  GpuBlock::Params block_params() const;
+  void build_fabric();
+  void observe(unsigned g);
+  void add_summary();
+
+  const Params p_;
+  ClockDomain core_, noc_clk_, dram_clk_, fabric_clk_;
+  std::unique_ptr<FirstTouchPageMapper> mapper_;
+  NodeNumbering ids_;
+  sc_core::sc_vector<GpuBlock> gpus_;
+  std::unique_ptr<noc::Network> switch_;
+  sc_core::sc_vector<noc::BandwidthLink> req_links_, rep_links_;
+  std::unique_ptr<Platform> platform_;
+  Observers obs_;
+
+  struct Counts {  // summary lines (MultiGpu is not a module, so not a StatGroup)
+    uint64_t requests = 0, remote_requests = 0, remote_reads = 0, l1_accesses = 0, l1_remote = 0;
+  } count_;
+};
+
+}  // namespace gpusc

@@ -1,0 +1,24 @@
+// Presets of the multi-GPU platform: JSON configs compiled into the binary from platforms/multi_gpu/presets/.
+// A preset name may add overlays with '+': "dca4+small" merges dca4.json, then small.json
+// (JSON merge patch), so every paper configuration is one name. A list (such as
+// mc.stages) is replaced, not appended to, by a later layer. Also the catalog multi_gpu --list
+// prints: presets, overlays, memory-partition stages and workloads with one line about each.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "common/params.h"
+
+namespace gpusc::multi_gpu {
+
+// The merged configuration of `name`; an unknown part is an error listing the known ones.
+json preset(const std::string& name);
+// Names of the stored preset files (bases and overlays), sorted.
+std::vector<std::string> preset_names();
+// The "description" of stored preset or overlay `name`; an unknown name is an error.
+std::string preset_description(const std::string& name);
+// The text of multi_gpu --list: every preset and overlay, every memory-partition stage of the
+// paper folders, then every workload, with its line.
+std::string listing();
+
+}  // namespace gpusc::multi_gpu

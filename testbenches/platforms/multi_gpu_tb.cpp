@@ -1,0 +1,234 @@
+// The multi-GPU platform of paper 004 (DCA baseline, platforms/multi_gpu): on 4 small GPUs (4 CUs,
+// 3 partitions each) running real kernels, every remote read is answered exactly once by the
+// GPU that owns its page, requests cross the fabric exactly for the pages other GPUs own, and
+// the fabric's byte counts add up per class and direction; 8- and 16-GPU systems of full GPUs
+// elaborate and run; bad configurations are clear errors.
+#include <map>
+#include <memory>
+
+#include <catch2/catch.hpp>
+
+#include "common/mem_ext.h"
+#include "platforms/multi_gpu/multi_gpu.h"
+#include "platforms/multi_gpu/presets.h"
+#include "workload/workload_factory.h"
+
+using namespace gpusc;
+using noc::BandwidthLink;
+
+namespace {
+
+MultiGpu::Params params(const std::string& preset, const json& over = json::object()) {
+  json cfg = multi_gpu::preset(preset);
+  cfg.merge_patch(over);
+  return params_from_json<MultiGpu::Params>(cfg, "");
+}
+
+// What the observers saw: requests injected at SM nodes, replies injected at MC nodes.
+struct Ledger {
+  std::map<const tlm::tlm_generic_payload*, unsigned> outstanding;  // remote reads -> requesting GPU
+  uint64_t remote_reads = 0, remote_read_replies = 0, duplicates = 0, strays = 0, wrong_owner = 0;
+  std::vector<uint64_t> remote_out, remote_in;      // [gpu] requests leaving / entering per GPU
+  std::vector<uint64_t> replies_out, replies_in;    // [gpu] replies leaving / entering
+  uint64_t req_wire = 0, rep_wire = 0;              // link bytes predicted from the messages
+};
+
+void watch(MultiGpu& m, Ledger& l) {
+  const unsigned G = m.gpus();
+  l.remote_out.assign(G, 0), l.remote_in.assign(G, 0), l.replies_out.assign(G, 0), l.replies_in.assign(G, 0);
+  MultiGpu::Observers o;
+  o.injected = [&m, &l](unsigned g, unsigned, const tlm::tlm_generic_payload& gp) {
+    const MemExt& e = *gp.get_extension<MemExt>();
+    if (!e.is_reply) {
+      const unsigned owner = m.gpu_of_address(gp.get_address());
+      if (m.gpu_of_node(e.dst) != owner) ++l.wrong_owner;
+      if (owner == g) return;
+      ++l.remote_out[g], ++l.remote_in[owner];
+      l.req_wire += m.request_link(g).wire_bytes(gp);
+      if (e.kind != MemKind::Read) return;
+      ++l.remote_reads;
+      if (!l.outstanding.emplace(&gp, g).second) ++l.duplicates;
+    } else {
+      const unsigned to = m.gpu_of_node(e.dst);
+      if (to == g) return;
+      ++l.replies_out[g], ++l.replies_in[to];
+      l.rep_wire += m.reply_link(g).wire_bytes(gp);
+      if (e.kind != MemKind::Read) return;
+      const auto it = l.outstanding.find(&gp);
+      if (it == l.outstanding.end() || it->second != to) {
+        ++l.strays;
+        return;
+      }
+      l.outstanding.erase(it);
+      ++l.remote_read_replies;
+    }
+  };
+  m.set_observers(o);
+}
+
+// remote_reads: whether the kernel reads other GPUs' pages at all (transpose under contiguous
+// groups reads only its own rows and writes the other GPUs' columns).
+void check_dca_run(const std::string& kernel, bool remote_reads = true) {
+  auto wl = make_workload(kernel, {{"size", "small"}}, 1);
+  MultiGpu m(params("dca4+small"), *wl);
+  Ledger l;
+  watch(m, l);
+  REQUIRE(m.run(5000000));
+  INFO(kernel);
+  // Every remote read reached the GPU owning its page and was answered there exactly once.
+  CHECK((l.remote_reads > 0) == remote_reads);
+  CHECK(m.remote_requests() > 0);
+  CHECK(l.remote_reads == m.remote_reads());
+  CHECK(l.remote_read_replies == l.remote_reads);
+  CHECK(l.outstanding.empty());
+  CHECK(l.duplicates == 0);
+  CHECK(l.strays == 0);
+  CHECK(l.wrong_owner == 0);
+  // Requests cross the fabric exactly for the pages other GPUs own: each GPU's request link
+  // carried its remote requests out and the other GPUs' requests for its pages in; the reply
+  // link the replies to them back (every request, read or write, is answered once).
+  uint64_t req_ab = 0, req_ba = 0, rep_ab = 0, rep_ba = 0, msgs_out = 0, msgs_in = 0;
+  for (unsigned g = 0; g < m.gpus(); ++g) {
+    INFO("gpu " << g);
+    CHECK(m.request_link(g).delivered(BandwidthLink::kAtoB) == l.remote_out[g]);
+    CHECK(m.request_link(g).delivered(BandwidthLink::kBtoA) == l.remote_in[g]);
+    CHECK(m.reply_link(g).delivered(BandwidthLink::kAtoB) == l.replies_out[g]);
+    CHECK(m.reply_link(g).delivered(BandwidthLink::kBtoA) == l.replies_in[g]);
+    CHECK(l.replies_out[g] == l.remote_in[g]);
+    CHECK(l.replies_in[g] == l.remote_out[g]);
+    req_ab += m.request_link(g).bytes(BandwidthLink::kAtoB);
+    req_ba += m.request_link(g).bytes(BandwidthLink::kBtoA);
+    rep_ab += m.reply_link(g).bytes(BandwidthLink::kAtoB);
+    rep_ba += m.reply_link(g).bytes(BandwidthLink::kBtoA);
+    msgs_out += m.request_link(g).delivered(BandwidthLink::kAtoB);
+    msgs_in += m.request_link(g).delivered(BandwidthLink::kBtoA);
+  }
+  CHECK(msgs_out == m.remote_requests());
+  CHECK(msgs_in == msgs_out);
+  // Link bytes per direction add up: what entered the switch left it, and equals the messages'
+  // wire sizes (header + data, whole 16 B flits).
+  CHECK(req_ab == req_ba);
+  CHECK(rep_ab == rep_ba);
+  CHECK(req_ab == l.req_wire);
+  CHECK(rep_ab == l.rep_wire);
+  CHECK(req_ab % 16 == 0);
+  CHECK(rep_ab % 16 == 0);
+  const json s = m.summary();
+  CHECK(s.at("fabric_bytes").get<uint64_t>() == req_ab + rep_ab);
+  CHECK(s.at("fabric_request_bytes_switch_to_gpu").get<uint64_t>() == req_ba);
+  CHECK(s.at("remote_request_ratio").get<double>() > 0.0);
+  CHECK(s.at("remote_request_ratio").get<double>() < 1.0);
+  CHECK(m.fabric_switch().packets_in_flight() == 0);
+  CHECK(s.at("invariant_failures").empty());
+}
+
+}  // namespace
+
+TEST_CASE("multi_gpu DCA: every remote read answered once and fabric bytes add up (spmv on 4 GPUs x 4 CUs)",
+          "[multi_gpu]") {
+  check_dca_run("spmv");
+}
+
+TEST_CASE("multi_gpu DCA: every remote read answered once and fabric bytes add up (bfs on 4 GPUs x 4 CUs)",
+          "[multi_gpu]") {
+  check_dca_run("bfs");
+}
+
+TEST_CASE("multi_gpu DCA: remote writes only each answered once and fabric bytes add up (transpose on 4 GPUs x 4 CUs)",
+          "[multi_gpu]") {
+  check_dca_run("transpose", false);
+}
+
+TEST_CASE("multi_gpu page map: distributed splits every array into one contiguous run of pages per GPU",
+          "[multi_gpu]") {
+  auto wl = make_workload("transpose", {{"size", "small"}}, 1);
+  MultiGpu m(params("dca4+small"), *wl);
+  const uint64_t page = m.params().page_map.page_bytes;
+  for (const ArrayRecord& a : wl->address_space().arrays()) {
+    INFO(a.name);
+    const uint64_t first = a.base / page, n = (a.base + a.bytes - 1) / page - first + 1;
+    if (n < 8) continue;  // boundary pages may belong to the previous array
+    // Owner is non-decreasing along the array and every GPU owns n/4 (the last one the rest).
+    unsigned prev = 0;
+    std::vector<uint64_t> pages(4, 0);
+    for (uint64_t i = 1; i + 1 < n; ++i) {  // interior pages only
+      const unsigned g = m.gpu_of_address((first + i) * page);
+      CHECK(g >= prev);
+      prev = g;
+      ++pages[g];
+    }
+    for (unsigned g = 0; g < 4; ++g) CHECK(pages[g] + 2 >= n / 4);
+  }
+}
+
+TEST_CASE("multi_gpu page map: interleave puts page p on GPU p mod 4",
+          "[multi_gpu]") {
+  auto wl = make_workload("spmv", {{"size", "small"}}, 1);
+  MultiGpu m(params("dca4+small", {{"page_map", {{"kind", "interleave"}}}}), *wl);
+  const auto& a = wl->address_space().arrays().back();
+  const uint64_t page = m.params().page_map.page_bytes;
+  for (uint64_t addr = (a.base / page + 1) * page; addr + page < a.base + a.bytes; addr += page)
+    CHECK(m.gpu_of_address(addr) == (addr / page) % 4);
+}
+
+TEST_CASE("multi_gpu default preset: 4 GPUs of 64 CUs and 16 partitions with paper 004 Table 1 figures",
+          "[multi_gpu]") {
+  const MultiGpu::Params p = params("dca4");
+  CHECK(p.gpus == 4);
+  CHECK(p.sms == 64);
+  CHECK(p.l1.sets * p.l1.ways * p.l1.line_bytes == 16 * 1024);
+  CHECK(p.l1.ways == 4);
+  CHECK(p.mcs * p.mc.l2.sets * p.mc.l2.ways * p.mc.l2.line_bytes == 2 * 1024 * 1024);
+  CHECK(p.mc.l2.ways == 16);
+  CHECK(p.mc.l2.write_policy == "write-back");
+  CHECK(p.link.bytes_per_cycle == 64);
+  CHECK(p.link.flit_bytes == 16);
+  CHECK(p.cta.policy == "contiguous-groups");
+  auto wl = make_workload("spmv", {{"size", "small"}}, 1);
+  MultiGpu m(p, *wl);
+  CHECK(m.platform().sm_count() == 256);
+  CHECK(!m.run(3000));  // elaborates and runs a few thousand cycles
+}
+
+TEST_CASE("multi_gpu scaling: 8 GPUs of 64 CUs elaborate and run", "[multi_gpu]") {
+  auto wl = make_workload("spmv", {{"size", "small"}}, 1);
+  MultiGpu m(params("dca4+gpus8"), *wl);
+  CHECK(m.platform().sm_count() == 512);
+  CHECK(m.fabric_switch().nodes() == 8);
+  CHECK(!m.run(2000));
+}
+
+TEST_CASE("multi_gpu scaling: 16 GPUs of 64 CUs elaborate and run", "[multi_gpu]") {
+  auto wl = make_workload("spmv", {{"size", "small"}}, 1);
+  MultiGpu m(params("dca4+gpus16"), *wl);
+  CHECK(m.platform().sm_count() == 1024);
+  CHECK(m.fabric_switch().nodes() == 16);
+  CHECK(!m.run(2000));
+}
+
+TEST_CASE("multi_gpu scaling: 8 small GPUs run spmv to the end with requests to all 7 others", "[multi_gpu]") {
+  auto wl = make_workload("spmv", {{"size", "small"}}, 1);
+  MultiGpu m(params("dca4+small+gpus8"), *wl);
+  REQUIRE(m.run(5000000));
+  unsigned busy = 0;
+  for (unsigned g = 0; g < 8; ++g) busy += m.request_link(g).delivered(BandwidthLink::kAtoB) > 0;
+  CHECK(busy == 8);
+}
+
+TEST_CASE("multi_gpu bad configurations are clear errors", "[multi_gpu][config]") {
+  auto wl = make_workload("spmv", {{"size", "small"}}, 1);
+  REQUIRE_THROWS_WITH(params("dca4", {{"gpus", 1}}), Catch::Contains("gpus"));
+  REQUIRE_THROWS_WITH(MultiGpu(params("dca4+small", {{"l1", {{"line_bytes", 128}, {"sets", 32}}}}), *wl),
+                      Catch::Contains("must be equal: a request is one line at every level"));
+  REQUIRE_THROWS_WITH(MultiGpu(params("dca4+small", {{"noc", {{"k", 3}}}}), *wl),
+                      Catch::Contains("a 3x2 mesh has 6 nodes but sms + mcs + 1 = 8"));
+  REQUIRE_THROWS_WITH(MultiGpu(params("dca4+small", {{"fabric", {{"router", {{"vnets", 1}}}}}}), *wl),
+                      Catch::Contains("fabric.router.vnets must be 2"));
+  REQUIRE_THROWS_WITH(MultiGpu(params("dca4+small", {{"page_map", {{"page_bytes", 64}}}}), *wl),
+                      Catch::Contains("page_map.page_bytes (64) must be at least interleave_bytes (128)"));
+  REQUIRE_THROWS_WITH(MultiGpu(params("dca4+small", {{"page_map", {{"page_bytes", 3000}}}}), *wl),
+                      Catch::Contains("page_bytes must be a power of two"));
+  REQUIRE_THROWS_WITH(params("dca4", {{"page_map", {{"kind", "migrate"}}}}), Catch::Contains("page_map.kind"));
+  REQUIRE_THROWS_WITH(params("dca4", {{"link", {{"bogus", 1}}}}), Catch::Contains("unknown parameter 'link.bogus'"));
+  REQUIRE_THROWS_WITH(multi_gpu::preset("dca4+nope"), Catch::Contains("unknown preset 'nope'"));
+}
