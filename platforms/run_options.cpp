@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "common/report.h"
+#include "common/stats.h"
 
 namespace po = boost::program_options;
 
@@ -152,6 +153,66 @@ RunConfig assemble_config(const RunOptions& o, json cfg) {
   }
   rc.platform = std::move(cfg);
   return rc;
+}
+
+void print_summary(const json& s, const json& mechanism) {
+  auto num = [&](const char* k, const char* fmt) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, fmt, s.at(k).get<double>());
+    return std::string(buf);
+  };
+  std::printf("%-34s %s\n", "workload", s.at("workload").get<std::string>().c_str());
+  std::printf("%-34s %.1f\n", "workload footprint [MiB]", s.at("footprint_bytes").get<double>() / (1 << 20));
+  std::printf("%-34s %s\n", "preset", s.at("preset").get<std::string>().c_str());
+  std::printf("%-34s %llu\n", "cycles", static_cast<unsigned long long>(s.at("cycles").get<uint64_t>()));
+  std::printf("%-34s %s\n", "IPC (thread instr / cycle)", num("ipc", "%.2f").c_str());
+  std::printf("%-34s %s\n", "AMAT [cycles]", num("amat", "%.1f").c_str());
+  std::printf("%-34s %s / %s / %s\n", "L1 miss: request/memory/reply", num("request_latency", "%.1f").c_str(),
+              num("memory_latency", "%.1f").c_str(), num("reply_latency", "%.1f").c_str());
+  std::printf("%-34s %s / %s\n", "L1 / L2 hit rate", num("l1_hit_rate", "%.3f").c_str(),
+              num("l2_hit_rate", "%.3f").c_str());
+  std::printf("%-34s %s\n", "MC stall ratio", num("mc_stall_ratio", "%.3f").c_str());
+  std::printf("%-34s %s\n", "reply bytes / core / cycle", num("reply_bytes_per_core_cycle", "%.3f").c_str());
+  std::printf("%-34s %llu / %llu\n", "injected packets request / reply",
+              static_cast<unsigned long long>(s.at("request_packets").get<uint64_t>()),
+              static_cast<unsigned long long>(s.at("reply_packets").get<uint64_t>()));
+  std::printf("%-34s %s / %s\n", "link utilization max / mean", num("link_util_max", "%.3f").c_str(),
+              num("link_util_mean", "%.3f").c_str());
+  std::string loc;
+  for (const auto& [w, r] : s.at("locality_ratio").items()) {
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "%s%s:%.2f", loc.empty() ? "" : " ", w.c_str(), r.get<double>());
+    loc += buf;
+  }
+  std::printf("%-34s %s\n", "inter-core locality (window:ratio)", loc.c_str());
+  for (const auto& [k, v] : mechanism.items()) {
+    if (!v.is_number()) {
+      std::printf("%-34s %s\n", k.c_str(), v.dump().c_str());
+      continue;
+    }
+    const double x = v.get<double>();
+    std::printf(x == static_cast<double>(static_cast<long long>(x)) ? "%-34s %.0f\n" : "%-34s %.3f\n", k.c_str(), x);
+  }
+  std::printf("%-34s %s\n", "wall seconds", num("wall_seconds", "%.1f").c_str());
+}
+
+void report_run(const RunOptions& o, const Program& prog, const RunConfig& rc, const Workload& workload,
+                bool finished, double wall_seconds, json summary, const json& mechanism, const json& config) {
+  summary["workload"] = workload.name();
+  summary["footprint_bytes"] = workload.address_space().bytes();
+  summary["preset"] = o.preset;
+  summary["finished"] = finished;
+  summary["wall_seconds"] = wall_seconds;
+  if (!o.quiet) print_summary(summary, mechanism);
+  if (!finished)
+    std::cerr << prog.name << ": stopped at --max-cycles " << o.max_cycles << " before the workload finished\n";
+  if (o.out.empty()) return;
+  json out = collect_stats();
+  out["config"] = config;  // with the stages' effective parameters
+  out["workload"] = {
+      {"name", rc.kernel}, {"params", workload_effective_params(rc.kernel, rc.kernel_params)}, {"seed", rc.seed}};
+  out["summary"] = summary;
+  write_json_file(o.out, out);
 }
 
 }  // namespace gpusc::cli

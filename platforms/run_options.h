@@ -9,16 +9,26 @@
 //     name, params and seed;
 //   * an empty preset name or an empty part of one ("ics8x8+") is refused;
 //   * --out and --trace must be non-empty and writable: checked up front by creating the file.
-// A platform adds its own options (a description) and its --list text.
+// A platform adds its own options (a description) and its --list text. run_main() is a whole
+// platform binary's sc_main: options, configuration, workload, the run, the summary table and
+// the stats JSON; a platform gives its name, usage, presets and how to build itself.
 #pragma once
+#include <chrono>
 #include <cstdint>
 #include <functional>
+#include <iostream>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include <boost/program_options.hpp>
+#include <systemc>
 
+#include "common/command_line.h"
 #include "common/params.h"
+#include "common/trace.h"
+#include "workload/kernel.h"
+#include "workload/workload_factory.h"
 
 namespace gpusc::cli {
 
@@ -54,5 +64,48 @@ RunOptions parse_run_options(int argc, char** argv, const Program& prog,
 // The run's configuration from `preset` (the platform's merged preset JSON for o.preset) and the
 // options; errors (gpusc::error from "gpusc.config") name the file or the key.
 RunConfig assemble_config(const RunOptions& o, json preset);
+
+// The summary table: the platform's figures (Platform::summary() keys plus workload,
+// footprint_bytes, preset, wall_seconds), then `mechanism`'s lines by key.
+void print_summary(const json& s, const json& mechanism);
+
+// After a run: completes the summary (workload, footprint, preset, finished, wall time), prints
+// it unless --quiet, warns when max-cycles stopped the run, writes --out (every stat, the
+// effective config, the workload and the summary).
+void report_run(const RunOptions& o, const Program& prog, const RunConfig& rc, const Workload& workload,
+                bool finished, double wall_seconds, json summary, const json& mechanism, const json& config);
+
+// A platform binary's sc_main. P has Params (params_from_json), run(max_cycles) -> bool,
+// summary(), mechanism_summary() and params(); make(params, workload) builds one.
+template <class P>
+int run_main(int argc, char** argv, const Program& prog, const std::function<json(const std::string&)>& preset,
+             const std::function<std::unique_ptr<P>(const typename P::Params&, Workload&)>& make) {
+  plain_reports(prog.name);
+  const RunOptions o = parse_run_options(argc, argv, prog);
+  try {
+    const RunConfig rc = assemble_config(o, preset(o.preset));
+    const auto p = params_from_json<typename P::Params>(rc.platform, "");
+    auto workload = make_workload(rc.kernel, rc.kernel_params, rc.seed);
+    std::unique_ptr<P> platform = make(p, *workload);
+    std::unique_ptr<TraceWriter> trace;
+    if (!o.trace.empty()) {
+      trace = std::make_unique<TraceWriter>(o.trace);
+      attach_trace(trace.get());
+    }
+    const auto t0 = std::chrono::steady_clock::now();
+    const bool finished = platform->run(o.max_cycles);
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (trace) {
+      attach_trace(nullptr);
+      trace->close();
+    }
+    report_run(o, prog, rc, *workload, finished, wall, platform->summary(), platform->mechanism_summary(),
+               params_to_json(platform->params()));
+    return finished ? 0 : 3;
+  } catch (const sc_core::sc_report& e) {
+    std::cerr << prog.name << ": error: " << sentence(e) << "\n";
+    return 1;
+  }
+}
 
 }  // namespace gpusc::cli
