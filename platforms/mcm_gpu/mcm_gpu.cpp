@@ -13,6 +13,7 @@ GpuBlock::Params McmGpu::Params::gpm_defaults() {
   b.mcs = 16;   // open: 16 partitions, each 256 KB of L2 and 48 GB/s of DRAM
   b.boundary = true;
   b.network = "vnets";
+  b.placement = "top-bottom";  // 8 partitions on the top row, 8 on the bottom row
   b.noc.topology = "mesh";  // 64 + 16 + 1 = 81 nodes: a crossbar has at most 64 ports
   b.noc.k = 9;
   b.noc.m = 9;
