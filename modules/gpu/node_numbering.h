@@ -23,6 +23,8 @@ class NodeNumbering {
   unsigned nodes() const { return nodes_; }
   unsigned blocks() const { return static_cast<unsigned>(bases_.size()); }
   unsigned base(unsigned block) const { return bases_.at(block); }
+  // The block that owns platform id `id` (an id past the last block is an error naming `who`).
+  unsigned block_of(unsigned id, const char* who) const;
   unsigned partitions() const { return static_cast<unsigned>(partition_node_.size()); }
   // The platform id of partition p; an unregistered partition is an error naming `who`.
   unsigned partition_node(unsigned p, const char* who) const;

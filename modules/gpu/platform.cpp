@@ -28,8 +28,9 @@ Platform::Platform(ClockDomain& core, Workload& workload, std::vector<GpuBlock*>
   if (group_of_sm.size() != cores_.size())
     error("platform", "group_of_sm has ", group_of_sm.size(), " entries but the blocks have ", cores_.size(), " SMs");
   cta_ = std::make_unique<CtaScheduler>("cta", cta, core_, workload, cores_, group_of_sm);
-  cta_->set_on_kernel_boundary([this](unsigned) {
+  cta_->set_on_kernel_boundary([this](unsigned k) {
     for (GpuBlock* b : blocks_) b->flush_l1s();  // L1s are not coherent: invalidate between kernels
+    for (const auto& f : boundary_) f(k);
   });
 }
 

@@ -44,6 +44,9 @@ class Platform {
   CtaScheduler& cta() { return *cta_; }
   ClockDomain& core_clock() { return core_; }
 
+  // Called at every kernel boundary, after the L1 flush, with the finished kernel's id (a
+  // mechanism's caches that are flushed with the L1s, e.g. paper 003's L1.5). In order added.
+  void add_kernel_boundary_listener(std::function<void(unsigned kernel)> f) { boundary_.push_back(std::move(f)); }
   // A mechanism's summary lines: f adds its keys to the summary (called by summary()).
   void add_summary(std::function<void(json&)> f) { summaries_.push_back(std::move(f)); }
   // The summary the command lines print (also in the stats JSON): the platform's figures and
@@ -57,6 +60,7 @@ class Platform {
   std::vector<SmCore*> cores_;
   std::unique_ptr<CtaScheduler> cta_;
   std::vector<std::function<void(json&)>> summaries_;
+  std::vector<std::function<void(unsigned)>> boundary_;
   uint64_t finish_cycle_ = 0;
 };
 

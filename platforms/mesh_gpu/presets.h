@@ -4,6 +4,7 @@
 // mc.stages) is replaced, not appended to, by a later layer. Also the catalog mesh_gpu --list
 // prints: presets, overlays, memory-partition stages and workloads with one line about each.
 #pragma once
+#include <map>
 #include <string>
 #include <vector>
 

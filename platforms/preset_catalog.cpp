@@ -1,0 +1,65 @@
+#include "platforms/preset_catalog.h"
+
+#include <algorithm>
+#include <sstream>
+
+#include "common/report.h"
+#include "platforms/paper_stages.h"
+#include "workload/workload_factory.h"
+
+namespace gpusc::cli {
+
+json merge_presets(const PresetTexts& texts, const std::string& name, const std::string& program) {
+  json cfg = json::object();
+  std::stringstream ss(name);
+  for (std::string part; std::getline(ss, part, '+');) {
+    const auto it = texts.find(part);
+    if (it == texts.end()) {
+      std::string known;
+      for (const auto& [n, t] : texts) known += (known.empty() ? "" : ", ") + n;
+      error(program, "unknown preset '", part, "' in '", name, "'; known presets and overlays: ", known);
+    }
+    json layer = parse_json(it->second, "preset " + part);
+    layer.erase("description");
+    layer.erase("sources");
+    cfg.merge_patch(layer);
+  }
+  return cfg;
+}
+
+std::string preset_description(const PresetTexts& texts, const std::string& name, const std::string& program) {
+  const auto it = texts.find(name);
+  if (it == texts.end()) error(program, "unknown preset '", name, "'");
+  return parse_json(it->second, "preset " + name).value("description", std::string());
+}
+
+void catalog_row(std::ostringstream& os, const std::string& name, const std::string& text, size_t width) {
+  const size_t indent = 14;
+  std::string line = "  " + name;
+  line.resize(std::max(line.size() + 1, indent), ' ');
+  std::istringstream words(text.empty() ? "(no description)" : text);
+  bool first = true;
+  for (std::string w; words >> w; first = false) {
+    if (!first && line.size() + 1 + w.size() > width) {
+      os << line << "\n";
+      line = std::string(indent, ' ');
+      first = true;
+    }
+    line += (first ? "" : " ") + w;
+  }
+  os << line << "\n";
+}
+
+std::string catalog_listing(const PresetTexts& texts, const std::string& program) {
+  std::ostringstream os;
+  os << "presets and overlays (--preset NAME[+OVERLAY...]):\n";
+  for (const auto& [n, text] : texts) catalog_row(os, n, preset_description(texts, n, program));
+  os << "memory-partition stages (mc.stages, NI side first; parameters: mc.stage_params.NAME.KEY):\n";
+  const McStageRegistry stages = paper_mc_stages();
+  for (const auto& n : stages.names()) catalog_row(os, n, stages.at(n, program).description);
+  os << "workloads (--kernel NAME; parameters: --set workload.params.KEY=VALUE):\n";
+  for (const auto& n : workload_names()) catalog_row(os, n, workload_description(n));
+  return os.str();
+}
+
+}  // namespace gpusc::cli

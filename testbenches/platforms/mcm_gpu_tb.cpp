@@ -1,0 +1,202 @@
+// McmGpu tests (paper 003): on a small MCM (4 GPMs x 4 SMs, the mcm_small preset with 4 SMs per
+// GPM) every load is answered exactly once on real kernels, with and without the mechanisms;
+// ring traffic is exactly the hops of the remote requests and their replies (a request for the
+// GPM two hops away crosses two links each way); the L1.5 sees only remote requests and is
+// flushed once per kernel boundary; distributed scheduling keeps CTA ids on their GPM; the
+// 256-SM baseline elaborates; bad configurations are clear errors.
+#include <catch2/catch.hpp>
+
+#include <map>
+#include <memory>
+
+#include "platforms/mcm_gpu/mcm_gpu.h"
+#include "platforms/mcm_gpu/presets.h"
+#include "workload/workload_factory.h"
+
+using namespace gpusc;
+
+namespace {
+
+const MemExt& ext(const tlm::tlm_generic_payload& gp) { return mem_ext(const_cast<tlm::tlm_generic_payload&>(gp), "tb"); }
+
+McmGpu::Params small_params(const std::string& overlays = "", unsigned sms = 4) {
+  json cfg = mcm_gpu::preset("mcm_small" + overlays);
+  cfg["gpm"]["sms"] = sms;
+  cfg["gpm"]["noc"]["k"] = sms + 3;  // SMs + 2 partitions + the boundary
+  return params_from_json<McmGpu::Params>(cfg, "");
+}
+
+// Counts every line read an SM hands its L1 and every read reply it gets back, per payload:
+// each request must be answered exactly once.
+struct LoadLedger {
+  std::map<const void*, int> open;
+  uint64_t requests = 0, replies = 0, errors = 0;
+  void attach(McmGpu& m) {
+    for (unsigned g = 0; g < m.gpms(); ++g) {
+      GpuBlock::Observers o;
+      o.sm_request = [this](unsigned, const tlm::tlm_generic_payload& gp) {
+        if (ext(gp).kind != MemKind::Read) return;
+        ++requests;
+        if (open[&gp]++ != 0) ++errors;
+      };
+      o.sm_reply = [this](unsigned, const tlm::tlm_generic_payload& gp) {
+        if (ext(gp).kind != MemKind::Read) return;
+        ++replies;
+        if (--open[&gp] != 0) ++errors;
+      };
+      m.gpm(g).set_observers(o);
+    }
+  }
+  void check() const {
+    CHECK(requests > 0);
+    CHECK(errors == 0);
+    CHECK(requests == replies);
+    for (const auto& [p, n] : open) CHECK(n == 0);
+  }
+};
+
+void every_load_once(const std::string& overlays, const std::string& kernel) {
+  auto wl = make_workload(kernel, {{"size", "small"}}, 1);
+  McmGpu m("mcm", small_params(overlays), *wl);
+  LoadLedger ledger;
+  ledger.attach(m);
+  REQUIRE(m.run(20000000));
+  ledger.check();
+  CHECK(m.inter_gpm_messages() > 0);
+  for (unsigned c = 0; c < 2; ++c)
+    for (unsigned g = 0; g < m.gpms(); ++g)
+      for (auto d : {noc::BandwidthLink::kAtoB, noc::BandwidthLink::kBtoA})
+        CHECK(m.link(static_cast<McmGpu::Class>(c), g).in_flight(d) == 0);
+}
+
+}  // namespace
+
+TEST_CASE("McmGpu: every load is answered exactly once, baseline on bfs", "[mcm_gpu]") { every_load_once("", "bfs"); }
+TEST_CASE("McmGpu: every load is answered exactly once, +l15+ds on transpose", "[mcm_gpu]") {
+  every_load_once("+l15+ds", "transpose");
+}
+TEST_CASE("McmGpu: every load is answered exactly once, +opt on spmv", "[mcm_gpu]") { every_load_once("+opt", "spmv"); }
+TEST_CASE("McmGpu: every load is answered exactly once, +l15_32mb+ft on kmeans", "[mcm_gpu]") {
+  every_load_once("+l15_32mb+ft", "kmeans");
+}
+
+TEST_CASE("McmGpu: ring messages are exactly the hops of remote requests and replies (two-hop ones cross two links)",
+          "[mcm_gpu][ring]") {
+  auto wl = make_workload("transpose", {{"size", "small"}}, 1);
+  McmGpu m("mcm", small_params(), *wl);
+  uint64_t expected = 0, two_hop = 0, local = 0;
+  for (unsigned g = 0; g < m.gpms(); ++g) {
+    GpuBlock::Observers o;
+    o.injected = [&, g](unsigned node, const tlm::tlm_generic_payload& gp) {
+      const MemExt& e = ext(gp);
+      if (e.is_reply) return;  // count each request once, at its SM: its reply takes the mirror path
+      const unsigned d = m.ids().block_of(e.dst, "tb");
+      REQUIRE(m.ids().block_of(node, "tb") == g);
+      if (d == g) { ++local; return; }
+      unsigned hops = 0;
+      for (unsigned here = g; here != d; ++hops)
+        here = noc::RingStop::route(here, d, 4) == noc::RingStop::kNext ? (here + 1) % 4 : (here + 3) % 4;
+      unsigned back = 0;
+      for (unsigned here = d; here != g; ++back)
+        here = noc::RingStop::route(here, g, 4) == noc::RingStop::kNext ? (here + 1) % 4 : (here + 3) % 4;
+      expected += hops + back;
+      two_hop += hops == 2;
+    };
+    m.gpm(g).set_observers(o);
+  }
+  REQUIRE(m.run(20000000));
+  CHECK(local > 0);
+  CHECK(two_hop > 0);
+  CHECK(m.inter_gpm_messages() == expected);
+}
+
+TEST_CASE("McmGpu: the L1.5 sees only remote requests and is flushed once per kernel boundary", "[mcm_gpu][l15]") {
+  auto wl = make_workload("bfs", {{"size", "small"}}, 1);
+  McmGpu m("mcm", small_params("+l15"), *wl);
+  uint64_t seen = 0, local_seen = 0, local_from_sms = 0;
+  for (unsigned g = 0; g < m.gpms(); ++g) {
+    const unsigned first = m.gpm(g).first_partition(), n = m.gpm(g).mc_count();
+    auto own = [&m, first, n](uint64_t addr) {
+      const unsigned p = m.address_mapper().partition(addr);
+      return p >= first && p < first + n;
+    };
+    m.l15(g)->up_in().set_tap([&, own](tlm::tlm_generic_payload& gp) {
+      ++seen;
+      if (own(gp.get_address())) ++local_seen;
+    });
+    GpuBlock::Observers o;
+    o.injected = [&, own](unsigned, const tlm::tlm_generic_payload& gp) {
+      if (!ext(gp).is_reply && own(gp.get_address())) ++local_from_sms;
+    };
+    m.gpm(g).set_observers(o);
+  }
+  REQUIRE(m.run(20000000));
+  CHECK(seen > 0);
+  CHECK(local_from_sms > 0);  // local traffic exists, and none of it reached an L1.5
+  CHECK(local_seen == 0);
+  const unsigned kernels = m.platform().cta().kernels_started();
+  REQUIRE(kernels > 1);
+  for (unsigned g = 0; g < m.gpms(); ++g) CHECK(m.l15(g)->flushes() == kernels);
+  CHECK(m.mechanism_summary().at("l15_flushes_per_gpm").get<unsigned>() == kernels);
+}
+
+TEST_CASE("McmGpu: distributed scheduling runs each CTA id on the same GPM at every launch", "[mcm_gpu][ds]") {
+  auto wl = make_workload("pagerank", {{"size", "small"}}, 1);
+  McmGpu m("mcm", small_params("+ds+ft"), *wl);
+  std::map<uint32_t, unsigned> gpm_of_cta;
+  bool stable = true;
+  for (unsigned g = 0; g < m.gpms(); ++g) {
+    GpuBlock::Observers o;
+    o.sm_request = [&, g](unsigned, const tlm::tlm_generic_payload& gp) {
+      const MemExt& e = ext(gp);
+      const auto [it, fresh] = gpm_of_cta.emplace(e.cta_id, g);
+      if (!fresh && it->second != g) stable = false;
+    };
+    m.gpm(g).set_observers(o);
+  }
+  REQUIRE(m.run(20000000));
+  REQUIRE(m.platform().cta().kernels_started() > 1);
+  CHECK(gpm_of_cta.size() > 4);
+  CHECK(stable);
+}
+
+TEST_CASE("McmGpu: the 256-SM baseline (4 GPMs x 64 SMs) and the optimized one elaborate", "[mcm_gpu][full]") {
+  auto wl = make_workload("transpose", {{"size", "small"}}, 1);
+  const auto p = params_from_json<McmGpu::Params>(mcm_gpu::preset("mcm_baseline+opt"), "");
+  McmGpu m("mcm", p, *wl);
+  CHECK(m.platform().sm_count() == 256);
+  CHECK(m.gpm(3).mc_count() == 16);
+  CHECK(m.l15(0)->capacity_bytes() == 2u * 1024 * 1024);
+  CHECK(m.gpm(0).mc(0).l2().params().sets * 16u * 128u * 16u == 2u * 1024 * 1024);
+  sc_core::sc_start(m.core_clock().time_of(2000));  // it also runs
+  CHECK(m.inter_gpm_messages() > 0u);  // remote requests already crossed the ring
+}
+
+TEST_CASE("McmGpu: zero GPMs is a clear error", "[mcm_gpu][errors]") {
+  auto wl = make_workload("transpose", {{"size", "small"}}, 1);
+  json cfg = mcm_gpu::preset("mcm_small");
+  cfg["gpms"] = 0;
+  CHECK_THROWS_WITH(params_from_json<McmGpu::Params>(cfg, ""), Catch::Contains("gpms"));
+}
+
+TEST_CASE("McmGpu: a ring link of 0 bytes per cycle is a clear error", "[mcm_gpu][errors]") {
+  json cfg = mcm_gpu::preset("mcm_small");
+  cfg["link"]["bytes_per_cycle"] = 0;
+  CHECK_THROWS_WITH(params_from_json<McmGpu::Params>(cfg, ""), Catch::Contains("link.bytes_per_cycle"));
+}
+
+TEST_CASE("McmGpu: an iso-transistor L1.5 larger than the L2 it comes from is a clear error", "[mcm_gpu][errors]") {
+  auto wl = make_workload("transpose", {{"size", "small"}}, 1);
+  json cfg = mcm_gpu::preset("mcm_small+l15");
+  cfg["l15_bytes"] = 8388608;  // 8 MB per GPM against a 4 MB budget
+  const auto p = params_from_json<McmGpu::Params>(cfg, "");
+  CHECK_THROWS_WITH(McmGpu("mcm", p, *wl), Catch::Contains("iso-transistor") && Catch::Contains("cannot be larger"));
+}
+
+TEST_CASE("McmGpu: a GPM without a boundary is a clear error", "[mcm_gpu][errors]") {
+  auto wl = make_workload("transpose", {{"size", "small"}}, 1);
+  json cfg = mcm_gpu::preset("mcm_small");
+  cfg["gpm"]["boundary"] = false;
+  const auto p = params_from_json<McmGpu::Params>(cfg, "");
+  CHECK_THROWS_WITH(McmGpu("mcm", p, *wl), Catch::Contains("gpm.boundary"));
+}
