@@ -551,7 +551,7 @@ void Cache::sector_fill(Payload& gp) {
   if (l) {
     l->valid |= r;
     l->dirty |= m->dirty;
-    l->touched |= m->touched;
+    l->touched |= m->touched & l->valid;  // a sector is read once it is here
     touch(*l);
   }
   gp.release();  // possibly a multicast payload shared with others: never modified here

@@ -279,6 +279,27 @@ TEST_CASE("Cache sector stats: the fraction of each block read before eviction, 
   CHECK(invariant_failures().empty());
 }
 
+TEST_CASE("Cache sector fetch: a line evicted between two replies of its MSHR still answers, and counts only sectors that were here",
+          "[cache][sector][stats]") {
+  Cache::Params p = sector_params();
+  p.sets = 1;
+  p.ways = 1;
+  p.sector_stats = true;
+  Bench b("b", p, /*mem_latency=*/10);
+  b.read(10, 0x000, 1, 0x1);  // A FM 0001: down 11, fill 22 installs A (valid 0001)
+  b.read(11, 0x080, 2, 0x4);  // B FM 0100: down 12, fill 23 evicts A: 1 sector here, 1 read
+  b.read(12, 0x000, 3, 0x2);  // A SM 0010: down 13, fill 24 re-installs A (0010), evicts B; pc3 answered
+  b.run_to(100);
+  CHECK(pcs_and_cycles(b.replies()) == PcCycles{{1, 22}, {2, 23}, {3, 24}});
+  CHECK(b.cache.valid_sectors(0x000) == 0x2);
+  CHECK(stat(b.cache, "evictions") == 2);
+  CHECK(stat(b.cache, "evicted_sectors") == 8);
+  CHECK(stat(b.cache, "evicted_sectors_valid") == 2);
+  CHECK(stat(b.cache, "evicted_sectors_used") == 2);  // A's sector 1 was asked, but never here before A left
+  CHECK(b.cache.idle());
+  CHECK(invariant_failures().empty());
+}
+
 TEST_CASE("Cache sector fetch: b_transport fetches only the missing sectors", "[cache][sector][functional]") {
   Bench b("b", sector_params());
   sc_core::sc_start(sc_core::SC_ZERO_TIME);  // elaborate: sockets bound
