@@ -227,8 +227,9 @@ class Cache : public sc_core::sc_module, private Tickable {
   // flush() invalidates without calling them. Any number of listeners, called in order.
   void on_evict(std::function<void(uint64_t line, bool dirty)> f) { evict_obs_.push_back(std::move(f)); }
   // Miss observers: called once per fetch sent down (read_misses + atomic_misses, = `fetches`),
-  // in the lookup cycle, with the request that allocated the MSHR and its line address. Merged
-  // reads and bypassed requests are not misses. Any number of listeners, called in order.
+  // in the lookup cycle, with the request that allocated the MSHR (with sector fetch: the request
+  // whose FM, SM or HI sent the fetch) and its line address. Merged reads and bypassed requests
+  // are not misses. Any number of listeners, called in order.
   void on_miss(std::function<void(const Payload& req, uint64_t line)> f) { miss_obs_.push_back(std::move(f)); }
 
   // Fetch-map policy (fetch_granularity = sector only; an error otherwise): asked once per read
