@@ -16,6 +16,7 @@ std::string hex(uint64_t v) {
   return buf;
 }
 bool pow2(unsigned v) { return v != 0 && (v & (v - 1)) == 0; }
+unsigned popcount(uint32_t v) { return static_cast<unsigned>(__builtin_popcount(v)); }
 
 const Cache::Params& checked(const Cache::Params& p, const std::string& who) {
   validate(p, who);
@@ -23,6 +24,9 @@ const Cache::Params& checked(const Cache::Params& p, const std::string& who) {
   if (!pow2(p.sets)) error(who, "sets = ", p.sets, " must be a power of two (sets are indexed by address bits)");
   if (p.sectored && p.line_bytes % 32 != 0)
     error(who, "line_bytes = ", p.line_bytes, " must be a multiple of 32 when sectored (sectors are 32 B)");
+  if (p.fetch_granularity == "sector" && !p.sectored)
+    error(who, "fetch_granularity = sector needs sectored = true (a read is checked against its own sectors); "
+               "set both");
   if (p.lookup_latency > p.hit_latency)
     error(who, "lookup_latency = ", p.lookup_latency, " must not exceed hit_latency = ", p.hit_latency,
           " (a hit cannot be answered before its lookup is done); set both");
@@ -38,6 +42,7 @@ Cache::Cache(sc_core::sc_module_name name, const Params& p, ClockDomain& clk, un
       write_back_(p_.write_policy == "write-back"),
       sector_count_(p_.line_bytes >= 32 ? p_.line_bytes / 32 : 1),
       all_sectors_(sector_count_ >= 32 ? ~0u : (1u << sector_count_) - 1),
+      sector_fetch_(p_.fetch_granularity == "sector"),
       pool_(p_.line_bytes),
       route_([](Payload&, MemExt&) {}),
       index_addr_([](uint64_t a) { return a; }),
@@ -62,7 +67,13 @@ Cache::Cache(sc_core::sc_module_name name, const Params& p, ClockDomain& clk, un
                                          "cycles a reply could not leave: up_out blocked, or out queue full")),
       up_blocked_cycles_(stats_.counter("up_blocked_cycles", Unit::Cycles,
                                         "cycles up_out's receiver withheld a reply (at an L2: MC stall time, 001 §2.1)")) {
-  for (Mshr& m : mshrs_) m.reqs.reserve(p_.mshr_merge);
+  for (Mshr& m : mshrs_) {
+    m.reqs.reserve(p_.mshr_merge);
+    if (sector_fetch_) {
+      m.waits.reserve(p_.mshr_merge);
+      m.ready.reserve(p_.mshr_merge);
+    }
+  }
   up_in.set_accept([this](Payload& gp) { return accept_up(gp); });
   down_in.set_accept([this](Payload& gp) { return accept_down(gp); });
   up_in.set_b_transport([this](Payload& gp, sc_core::sc_time& t) { functional(gp, t); });
@@ -85,11 +96,45 @@ Cache::Cache(sc_core::sc_module_name name, const Params& p, ClockDomain& clk, un
   });
   stats_.invariant("fetches == read_misses + atomic_misses",
                    [this] { return fetches_.value() == read_misses_.value() + atomic_misses_.value(); });
-  stats_.invariant("fills + MSHRs waiting for a fill == fetches", [this] {
-    uint64_t waiting = 0;
-    for (const Mshr& m : mshrs_) waiting += m.busy && !m.filled;
-    return fills_.value() + waiting == fetches_.value();
-  });
+  if (!sector_fetch_) {
+    stats_.invariant("fills + MSHRs waiting for a fill == fetches", [this] {
+      uint64_t waiting = 0;
+      for (const Mshr& m : mshrs_) waiting += m.busy && !m.filled;
+      return fills_.value() + waiting == fetches_.value();
+    });
+  } else {
+    first_misses_ = &stats_.counter("first_misses", Unit::Count, "FM: reads that missed tag and MSHR (002 Table 3.1)");
+    subsequent_misses_ = &stats_.counter("subsequent_misses", Unit::Count,
+                                         "SM: reads that hit an MSHR lacking some of their sectors: one more fetch");
+    hit_invalid_ = &stats_.counter("hit_but_invalid", Unit::Count,
+                                   "HI: reads whose tag was present without all their sectors, no MSHR");
+    sectors_fetched_ = &stats_.counter("sectors_fetched", Unit::Count, "32 B sectors asked below by fetches");
+    sectors_returned_ = &stats_.counter("sectors_returned", Unit::Count,
+                                        "fetched sectors returned by fills (cleared from a pending map)");
+    stats_.invariant("read_misses == first_misses + subsequent_misses + hit_but_invalid", [this] {
+      return read_misses_.value() == first_misses_->value() + subsequent_misses_->value() + hit_invalid_->value();
+    });
+    stats_.invariant("fills <= fetches (sector fetch)", [this] { return fills_.value() <= fetches_.value(); });
+    stats_.invariant("sectors_fetched == sectors_returned + pending sectors", [this] {
+      uint64_t pending = 0;
+      for (const Mshr& m : mshrs_) pending += m.busy ? popcount(m.pending) : 0;
+      return sectors_fetched_->value() == sectors_returned_->value() + pending;
+    });
+  }
+  if (p_.sector_stats) {
+    evicted_sectors_ = &stats_.counter("evicted_sectors", Unit::Count, "32 B sectors of the lines evicted");
+    evicted_used_ = &stats_.counter("evicted_sectors_used", Unit::Count,
+                                    "sectors of evicted lines read while the line was cached");
+    evicted_valid_ = &stats_.counter("evicted_sectors_valid", Unit::Count, "valid sectors of evicted lines");
+    used_hist_ = &stats_.histogram("sectors_used_at_eviction", Unit::Count,
+                                   "per evicted line: sectors read while cached (002 Fig. 2.3)", 1.0, sector_count_ + 1);
+    stats_.derived("used_fraction_at_eviction", Unit::Ratio,
+                   "evicted_sectors_used / evicted_sectors (002 Fig. 2.1: ~0.4 on average)", [this] {
+                     return evicted_sectors_->value()
+                                ? double(evicted_used_->value()) / double(evicted_sectors_->value())
+                                : std::numeric_limits<double>::quiet_NaN();
+                   });
+  }
 }
 
 // ---- observers ----
@@ -102,6 +147,12 @@ bool Cache::is_dirty(uint64_t addr) const {
 uint32_t Cache::valid_sectors(uint64_t addr) const {
   const Line* l = find_line(line_of(addr));
   return l ? l->valid : 0;
+}
+
+uint32_t Cache::pending_sectors(uint64_t addr) const {
+  for (const Mshr& m : mshrs_)
+    if (m.busy && !m.filled && m.line == line_of(addr)) return m.pending;
+  return 0;
 }
 
 unsigned Cache::mshrs_in_use() const {
@@ -123,6 +174,26 @@ void Cache::set_bypass(std::function<bool(const Payload&)> f) {
   if (!bypassed_)
     bypassed_ = &stats_.counter("bypassed", Unit::Count,
                                 "requests the bypass policy sent straight down (no lookup, no allocation)");
+}
+
+void Cache::require_sector_mode(const char* hook) const {
+  if (!sector_fetch_)
+    error(name(), hook, " needs fetch_granularity = sector (this cache fetches whole lines); set it in the cache's params");
+}
+
+void Cache::set_fetch_map(std::function<uint32_t(const Payload&, MissClass, uint32_t)> f) {
+  require_sector_mode("set_fetch_map");
+  fetch_map_ = std::move(f);
+}
+
+void Cache::on_fill_complete(std::function<void(const SectorEvent&)> f) {
+  require_sector_mode("on_fill_complete");
+  fill_done_obs_.push_back(std::move(f));
+}
+
+void Cache::on_sector_evict(std::function<void(const SectorEvent&)> f) {
+  require_sector_mode("on_sector_evict");
+  sector_evict_obs_.push_back(std::move(f));
 }
 
 void Cache::peer_lookup(uint64_t addr, uint32_t sectors, std::function<void(const PeerResult&)> done) {
@@ -206,6 +277,13 @@ Cache::Line& Cache::install(uint64_t line) {
   if (l.valid) {
     ++evictions_;
     for (const auto& f : evict_obs_) f(l.tag, l.dirty);
+    for (const auto& f : sector_evict_obs_) f(SectorEvent{l.tag, l.valid, l.inconsistent});
+    if (used_hist_) {
+      *evicted_sectors_ += sector_count_;
+      *evicted_used_ += popcount(l.touched);
+      *evicted_valid_ += popcount(l.valid);
+      used_hist_->add(popcount(l.touched));
+    }
     if (l.dirty) write_back(l.tag);
   }
   l = Line{};
@@ -256,6 +334,12 @@ bool Cache::latch(std::deque<Timed>& q, size_t limit, Payload& gp) {
 }
 
 Cache::Payload& Cache::make_fetch(const MemExt& first, uint64_t line) {
+  // A non-sectored cache installs whole lines, so it asks for every sector (a sectored L2 below
+  // must not answer from sectors it does not hold).
+  return make_fetch(first, line, p_.sectored ? first.sector_mask : all_sectors_);
+}
+
+Cache::Payload& Cache::make_fetch(const MemExt& first, uint64_t line, uint32_t sectors) {
   Payload& f = pool_.acquire();
   MemExt& e = *f.get_extension<MemExt>();
   e.kind = MemKind::Read;
@@ -265,9 +349,7 @@ Cache::Payload& Cache::make_fetch(const MemExt& first, uint64_t line) {
   e.kernel_id = first.kernel_id;
   e.cta_id = first.cta_id;
   e.t_issue = first.t_issue;
-  // A non-sectored cache installs whole lines, so it asks for every sector (a sectored L2 below
-  // must not answer from sectors it does not hold).
-  e.sector_mask = p_.sectored ? first.sector_mask : all_sectors_;
+  e.sector_mask = sectors;
   e.word_mask = first.word_mask;
   f.set_command(tlm::TLM_READ_COMMAND);
   f.set_address(line);
@@ -407,36 +489,104 @@ void Cache::handle_down(uint64_t cycle) {
       if (gp.get_extension<MemExt>()->kind == MemKind::Read) forget_bypassed_read(gp);
       return;
     }
-    const uint64_t line = line_of(gp.get_address());
-    Mshr* m = find_mshr(line);
-    if (!m) error(name(), "fill for line ", hex(line), " matches no outstanding miss (MSHR)");
-    down_q_.pop_front();
-    ++fills_;
-    trace_.end("miss", line);
-    Line* l = find_line(line);  // present after a sector miss: completed even without allocate
-    if (!l && m->allocate) l = &install(line);
-    if (l) {
-      l->valid = all_sectors_;
-      l->dirty |= m->dirty;
-      touch(*l);
+    if (sector_fetch_) {
+      sector_fill(gp);
+      if (!answering_) return;
+    } else {
+      const uint64_t line = line_of(gp.get_address());
+      Mshr* m = find_mshr(line);
+      if (!m) error(name(), "fill for line ", hex(line), " matches no outstanding miss (MSHR)");
+      down_q_.pop_front();
+      ++fills_;
+      trace_.end("miss", line);
+      Line* l = find_line(line);  // present after a sector miss: completed even without allocate
+      if (!l && m->allocate) l = &install(line);
+      if (l) {
+        l->valid = all_sectors_;
+        l->dirty |= m->dirty;
+        l->touched |= m->touched;
+        touch(*l);
+      }
+      gp.release();  // possibly a multicast payload shared with others: never modified here
+      m->filled = true;
+      answering_ = m;
+      answered_ = 0;
     }
-    gp.release();  // possibly a multicast payload shared with others: never modified here
-    m->filled = true;
-    answering_ = m;
-    answered_ = 0;
   }
   if (out_full()) {
     reply_blocked_ = true;
     return;
   }
-  Payload& req = *answering_->reqs[answered_];
+  std::vector<Payload*>& list = sector_fetch_ ? answering_->ready : answering_->reqs;
+  Payload& req = *list[answered_];
   make_reply(req);
   out_q_.push_back(&req);
-  if (++answered_ == answering_->reqs.size()) {
-    answering_->reqs.clear();
-    answering_->busy = answering_->filled = false;
+  if (++answered_ == list.size()) {
+    if (!sector_fetch_) {
+      answering_->reqs.clear();
+      answering_->busy = answering_->filled = false;
+    } else {
+      answering_->ready.clear();
+      if (answering_->filled) free_mshr_entry(*answering_);
+    }
     answering_ = nullptr;
   }
+}
+
+void Cache::sector_fill(Payload& gp) {
+  const uint64_t line = line_of(gp.get_address());
+  const uint32_t r = sectors_of(*gp.get_extension<MemExt>());
+  down_q_.pop_front();
+  ++fills_;
+  Mshr* m = find_mshr(line);
+  Line* l = find_line(line);
+  if (!m) {  // its MSHR was cleared by a reply carrying more than its fetch asked (see header)
+    if (l) l->valid |= r;
+    gp.release();
+    return;
+  }
+  *sectors_returned_ += popcount(r & m->pending);
+  m->pending &= ~r;
+  if (!l && m->allocate) l = &install(line);
+  if (l) {
+    l->valid |= r;
+    l->dirty |= m->dirty;
+    l->touched |= m->touched & l->valid;  // a sector is read once it is here
+    touch(*l);
+  }
+  gp.release();  // possibly a multicast payload shared with others: never modified here
+  // Waiting requests whose sectors are all back become ready, in arrival order.
+  size_t k = 0;
+  for (size_t i = 0; i < m->reqs.size(); ++i) {
+    m->waits[i] &= ~r;
+    if (!m->waits[i]) {
+      m->ready.push_back(m->reqs[i]);
+    } else {
+      m->reqs[k] = m->reqs[i];
+      m->waits[k++] = m->waits[i];
+    }
+  }
+  m->reqs.resize(k);
+  m->waits.resize(k);
+  if (!m->pending) {  // every sector asked is back: no more fills; frees after its last answer
+    m->filled = true;
+    trace_.end("miss", line);
+    for (const auto& f : fill_done_obs_) f(SectorEvent{line, m->requested, m->inconsistent});
+  }
+  if (!m->ready.empty()) {
+    answering_ = m;
+    answered_ = 0;
+  } else if (m->filled) {
+    free_mshr_entry(*m);
+  }
+}
+
+void Cache::free_mshr_entry(Mshr& m) {
+  m.reqs.clear();
+  m.waits.clear();
+  m.ready.clear();
+  m.busy = m.filled = m.inconsistent = false;
+  m.pending = m.requested = m.touched = 0;
 }
 
 void Cache::release_looked_up(uint64_t cycle) {
@@ -484,17 +634,20 @@ bool Cache::read_path(Payload& gp, MemExt& e, uint64_t cycle, bool atomic) {
     ++(atomic ? atomics_ : reads_);
     if (!atomic) ++read_hits_;
     l->dirty |= atomic;
+    l->touched |= sectors_of(e);
     touch(*l);
     make_reply(gp);
     hits_.push_back({cycle + p_.hit_latency, &gp});
     return true;
   }
+  if (sector_fetch_) return sector_miss(gp, e, cycle, atomic, line, l, need);
   if (Mshr* m = find_mshr(line)) {
     if (m->reqs.size() >= p_.mshr_merge) return false;
     ++(atomic ? atomics_ : reads_);
     if (!atomic) ++mshr_merges_;
     m->allocate |= atomic;
     m->dirty |= atomic;
+    m->touched |= sectors_of(e);
     m->reqs.push_back(&gp);
     return true;
   }
@@ -514,9 +667,82 @@ bool Cache::read_path(Payload& gp, MemExt& e, uint64_t cycle, bool atomic) {
   trace_.begin("miss", line);
   m->allocate = atomic || !allocate_ || allocate_(gp);
   m->dirty = atomic;
+  m->touched = sectors_of(e);
   m->reqs.push_back(&gp);
   for (const auto& f : miss_obs_) f(gp, line);
   send_looked_up(make_fetch(e, line), cycle);
+  return true;
+}
+
+uint32_t Cache::fetch_map(const Payload& gp, bool atomic, MissClass c, uint32_t missing) {
+  if (!fetch_map_ || atomic) return missing;
+  return (fetch_map_(gp, c, missing) | missing) & all_sectors_;
+}
+
+bool Cache::sector_miss(Payload& gp, MemExt& e, uint64_t cycle, bool atomic, uint64_t line, Line* l, uint32_t need) {
+  const uint32_t wait = need & ~(l ? l->valid : 0u);  // sectors the request waits for
+  Mshr* m = find_mshr(line);
+  if (m) {
+    if (m->reqs.size() + m->ready.size() >= p_.mshr_merge) return false;
+    const uint32_t missing = wait & ~m->pending;
+    if (missing && miss_queue_full()) return false;
+    ++(atomic ? atomics_ : reads_);
+    if (!missing) {  // every sector it lacks is on its way: merge
+      if (!atomic) ++mshr_merges_;
+    } else {  // SM: fetch the sectors still missing
+      if (atomic) {
+        ++atomic_misses_;
+      } else {
+        ++read_misses_;
+        ++*subsequent_misses_;
+      }
+      m->inconsistent = true;
+    }
+    const uint32_t fetch = missing ? fetch_map(gp, atomic, MissClass::Subsequent, missing) & ~m->pending : 0u;
+    m->allocate |= atomic;
+    m->dirty |= atomic;
+    m->touched |= sectors_of(e);
+    m->reqs.push_back(&gp);
+    m->waits.push_back(wait);
+    if (!fetch) return true;
+    m->pending |= fetch;
+    m->requested |= fetch;
+    for (const auto& f : miss_obs_) f(gp, line);
+    *sectors_fetched_ += popcount(fetch);
+    send_looked_up(make_fetch(e, line, fetch), cycle);
+    return true;
+  }
+  m = free_mshr();
+  if (!m || miss_queue_full()) return false;
+  if (atomic) {
+    ++atomics_;
+    ++atomic_misses_;
+  } else {
+    ++reads_;
+    ++read_misses_;
+    if (l) {
+      ++sector_misses_;
+      ++*hit_invalid_;
+    } else {
+      ++*first_misses_;
+    }
+  }
+  if (l) l->inconsistent = true;  // HI: a later request needs sectors outside the present map
+  const uint32_t fetch = fetch_map(gp, atomic, l ? MissClass::HitInvalid : MissClass::First, wait);
+  m->busy = true;
+  m->filled = false;
+  m->line = line;
+  trace_.begin("miss", line);
+  m->allocate = atomic || !allocate_ || allocate_(gp);
+  m->dirty = atomic;
+  m->pending = m->requested = fetch;
+  m->inconsistent = false;
+  m->touched = sectors_of(e);
+  m->reqs.push_back(&gp);
+  m->waits.push_back(wait);
+  for (const auto& f : miss_obs_) f(gp, line);
+  *sectors_fetched_ += popcount(fetch);
+  send_looked_up(make_fetch(e, line, fetch), cycle);
   return true;
 }
 
@@ -607,15 +833,27 @@ void Cache::functional(Payload& gp, sc_core::sc_time& t) {
     } else {
       ++(atomic ? atomic_misses_ : read_misses_);
       if (l && !atomic) ++sector_misses_;
+      if (sector_fetch_ && !atomic) ++*(l ? hit_invalid_ : first_misses_);
+      if (sector_fetch_ && l) l->inconsistent = true;
       const bool alloc = atomic || !allocate_ || allocate_(gp);
       for (const auto& f : miss_obs_) f(gp, line);
-      send_down(make_fetch(e, line));
+      uint32_t fetch = all_sectors_;
+      if (sector_fetch_) {
+        const uint32_t missing = need & ~(l ? l->valid : 0u);
+        fetch = fetch_map(gp, atomic, l ? MissClass::HitInvalid : MissClass::First, missing);
+        *sectors_fetched_ += popcount(fetch);
+        *sectors_returned_ += popcount(fetch);
+        send_down(make_fetch(e, line, fetch));
+      } else {
+        send_down(make_fetch(e, line));
+      }
       ++fills_;
       if (alloc && !l) l = &install(line);
-      if (l) l->valid = all_sectors_;
+      if (l) l->valid = sector_fetch_ ? l->valid | fetch : all_sectors_;
     }
     if (l) {
       l->dirty |= atomic;
+      l->touched |= sectors_of(e);
       touch(*l);
     }
     make_reply(gp);

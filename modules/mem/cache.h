@@ -78,6 +78,47 @@
 //   * b_transport (functional): the same tag, LRU, dirty and stats updates without timing;
 //     misses, write-throughs and write-backs go down with b_transport at once. Not to be mixed
 //     with timed traffic in flight.
+//
+// Sector fetch (fetch_granularity = "sector"): the critical data tracker of paper 002 §3.2-3.3
+// and §3.5 (the default "line" is the behaviour above, unchanged). Needs `sectored`. Sectors are
+// the 32 B units of MemExt::sector_mask (line_bytes / 32 of them: 4 for 128 B lines). Each line
+// keeps its valid map, each MSHR a pending map (sectors asked below, not yet returned) and, per
+// waiting request, the sectors it still waits for. A read looks up:
+//   hit: tag present and the request's sectors a subset of the line's valid map;
+//   MSHR merge: an MSHR of the line is waiting and every needed sector not valid is pending:
+//     the request waits in the MSHR (counted in mshr_merges, as in line mode);
+//   SM (subsequent miss): an MSHR of the line is waiting but lacks some needed sectors: a fetch
+//     for the missing sectors is sent (a read miss: one more fetch), its bits are ORed into the
+//     pending map and the request waits in that MSHR (it needs a merge slot);
+//   HI (hit but invalid): tag present, sectors missing, no MSHR: an MSHR is allocated for the
+//     missing sectors and a fetch sent;
+//   FM (first miss): no tag, no MSHR: an MSHR and a fetch for the request's sectors.
+// The fetch map is the missing sectors (needed, not valid, not pending), ORed with the fetch-map
+// policy's answer when one is set (set_fetch_map), minus the pending ones. A reply from below
+// carries its map (MemExt::sector_mask, 0 = the whole line): those sectors leave the pending map
+// and become valid in the line (installed at the first reply when it allocates; LRU refreshed at
+// every reply); each waiting request whose sectors have all arrived is answered, in arrival
+// order, one per cycle. When the pending map is clear the MSHR frees (after its last answer).
+// A read needing a sector that is still pending is never a hit: a sector is valid only once the
+// reply carrying it has arrived. Stats added in this mode: first_misses, subsequent_misses,
+// hit_but_invalid (read_misses = FM + SM + HI), sectors_fetched. Departures and choices (the
+// thesis is silent or differs):
+//   * §3.5 makes the whole block valid only when the MSHR map clears; here each sector is valid
+//     when its reply arrives, so a request whose sectors are already back is answered before the
+//     rest of the block arrives (it never waits for sectors it does not need);
+//   * an SM fetch asks only the sectors still missing (not the request's whole map);
+//   * a reply that matches no waiting MSHR (a reply carrying more than its fetch asked, e.g. a
+//     full line from a filter that had no table entry, has already cleared the MSHR) only adds
+//     its sectors to the line if present; it still counts as a fill. So `fills <= fetches`
+//     replaces the line-mode identity, and sectors_fetched == sectors returned + pending;
+//   * the fetch carries the allocating request's MemExt with sector_mask = the fetch map;
+//   * consistency bits (002 §4.1): an MSHR's is set by an SM, a line's by an HI; they reach the
+//     fill-complete and sector-eviction observers (a request-controller's windows);
+//   * b_transport: a read miss fetches its missing sectors at once (FM or HI, never SM).
+// sector_stats (either mode) counts, per line replaced by an allocation, the sectors read while
+// it was cached (hits, and the requests its fills answered; writes do not count) against its
+// sectors: the "block used before eviction" of 002 §2.1 (Fig. 2.1: ~40%) and the histogram of
+// Fig. 2.3. Lines still cached at the end and flushed lines are not counted.
 #pragma once
 #include <cstdint>
 #include <deque>
@@ -116,6 +157,8 @@ class Cache : public sc_core::sc_module, private Tickable {
     unsigned miss_queue = 8;                    // messages waiting for down_out [messages]
     unsigned fill_queue = 8;                    // messages from below waiting to be handled [messages]
     unsigned accesses_per_cycle = 1;            // lookups per cycle [count]
+    std::string fetch_granularity = "line";     // line | sector (002 §3.2: critical data tracker)
+    bool sector_stats = false;                  // count sectors read per line until eviction (002 §2.1)
 
     template <class F> static void describe(F&& f) {
       using S = Params;
@@ -136,6 +179,11 @@ class Cache : public sc_core::sc_module, private Tickable {
       GPUSC_PARAM_R(miss_queue, 1, 65536, "miss queue: messages waiting for down_out [messages]");
       GPUSC_PARAM_R(fill_queue, 1, 65536, "messages from below (fills, acks) waiting to be handled [messages]");
       GPUSC_PARAM_R(accesses_per_cycle, 1, 64, "lookups per cycle [count]");
+      GPUSC_PARAM_C(fetch_granularity, "line|sector",
+                    "line: a miss fetches the whole line, MSHRs merge by line, a fill validates every sector; "
+                    "sector: 002 §3.2-3.3 critical data tracker, a miss fetches its missing 32 B sectors, "
+                    "MSHRs keep a sector map (FM/SM/HI misses), a reply validates the sectors it carries (needs sectored)");
+      GPUSC_PARAM(sector_stats, "count the 32 B sectors read per line until its eviction (002 §2.1 block usage)");
     }
   };
   using Payload = tlm::tlm_generic_payload;
@@ -179,9 +227,31 @@ class Cache : public sc_core::sc_module, private Tickable {
   // flush() invalidates without calling them. Any number of listeners, called in order.
   void on_evict(std::function<void(uint64_t line, bool dirty)> f) { evict_obs_.push_back(std::move(f)); }
   // Miss observers: called once per fetch sent down (read_misses + atomic_misses, = `fetches`),
-  // in the lookup cycle, with the request that allocated the MSHR and its line address. Merged
-  // reads and bypassed requests are not misses. Any number of listeners, called in order.
+  // in the lookup cycle, with the request that allocated the MSHR (with sector fetch: the request
+  // whose FM, SM or HI sent the fetch) and its line address. Merged reads and bypassed requests
+  // are not misses. Any number of listeners, called in order.
   void on_miss(std::function<void(const Payload& req, uint64_t line)> f) { miss_obs_.push_back(std::move(f)); }
+
+  // Fetch-map policy (fetch_granularity = sector only; an error otherwise): asked once per read
+  // miss (FM, SM, HI) in the lookup cycle, with the request, its class and the sectors it lacks
+  // (needed, not valid, not pending). Returns the sectors to fetch; the cache ORs in `missing`,
+  // drops the pending sectors and sends the rest (e.g. all_sectors() to fetch the whole line).
+  // Atomic misses are not asked.
+  enum class MissClass : uint8_t { First, Subsequent, HitInvalid };  // FM, SM, HI (002 Table 3.1)
+  void set_fetch_map(std::function<uint32_t(const Payload& req, MissClass c, uint32_t missing)> f);
+  // Sector observers (fetch_granularity = sector only; an error otherwise): one line's sector map
+  // and consistency bit. on_fill_complete: called once per MSHR, at the reply that clears its
+  // pending map, with every sector fetched through it and its consistency bit (set by an SM).
+  // on_sector_evict: called per eviction (as on_evict), with the line's valid map and its
+  // consistency bit (set by an HI). Any number of listeners, called in order.
+  struct SectorEvent {
+    uint64_t line;
+    uint32_t map;       // sectors (bit i = 32 B sector i)
+    bool inconsistent;  // a later request needed sectors outside the present or pending map
+  };
+  void on_fill_complete(std::function<void(const SectorEvent&)> f);
+  void on_sector_evict(std::function<void(const SectorEvent&)> f);
+  uint32_t all_sectors() const { return all_sectors_; }
 
   // Peer lookup: another unit (a peer core probing this L1, paper 000) asks whether a line is
   // here. It reads the tag array only: no LRU, dirty, MSHR or stats change of the local path.
@@ -218,6 +288,8 @@ class Cache : public sc_core::sc_module, private Tickable {
   bool is_dirty(uint64_t addr) const;
   uint32_t valid_sectors(uint64_t addr) const;  // 0 when the line is absent
   unsigned mshrs_in_use() const;
+  // Sector fetch: the pending map of the MSHR waiting for addr's line (0 when none).
+  uint32_t pending_sectors(uint64_t addr) const;
   size_t input_backlog() const { return in_q_.size(); }
   size_t out_backlog() const { return out_q_.size(); }
   // Cycles a reply waited: for up_out's receiver, or for room in the out queue.
@@ -231,6 +303,8 @@ class Cache : public sc_core::sc_module, private Tickable {
     uint32_t valid = 0;  // sector valid bits (0: invalid)
     bool dirty = false;
     uint64_t lru = 0;    // last-use stamp
+    uint32_t touched = 0;       // sector_stats: sectors read since installed
+    bool inconsistent = false;  // sector fetch: an HI happened on the line
   };
   struct Mshr {
     bool busy = false;
@@ -239,6 +313,13 @@ class Cache : public sc_core::sc_module, private Tickable {
     bool dirty = false;     // an atomic merged: the installed line is dirty
     uint64_t line = 0;
     std::vector<Payload*> reqs;
+    // Sector fetch: sectors asked below and not yet returned, every sector asked, the sectors
+    // each waiting request (reqs[i]) still waits for, the requests ready to answer.
+    uint32_t pending = 0, requested = 0;
+    bool inconsistent = false;
+    std::vector<uint32_t> waits;
+    std::vector<Payload*> ready;
+    uint32_t touched = 0;  // sector_stats: sectors its requests read
   };
   struct Timed {
     uint64_t ready;  // cycle from which it may be handled
@@ -267,6 +348,12 @@ class Cache : public sc_core::sc_module, private Tickable {
   bool bypassed(Payload& gp, uint64_t cycle);  // false: reservation fail
   bool lookup(Payload& gp, MemExt& e, uint64_t cycle);  // false: reservation fail
   bool read_path(Payload& gp, MemExt& e, uint64_t cycle, bool atomic);
+  // fetch_granularity = sector: a read or atomic that did not hit (l: the line, if present).
+  bool sector_miss(Payload& gp, MemExt& e, uint64_t cycle, bool atomic, uint64_t line, Line* l, uint32_t need);
+  uint32_t fetch_map(const Payload& gp, bool atomic, MissClass c, uint32_t missing);
+  void sector_fill(Payload& gp);  // a read reply in sector mode (taken from down_q_)
+  void free_mshr_entry(Mshr& m);
+  void require_sector_mode(const char* hook) const;
   bool write_path(Payload& gp, MemExt& e, uint64_t cycle);  // false: reservation fail
   void send_ports(uint64_t cycle);
   void functional(Payload& gp, sc_core::sc_time& t);
@@ -285,6 +372,7 @@ class Cache : public sc_core::sc_module, private Tickable {
   Mshr* find_mshr(uint64_t line);
   Mshr* free_mshr();
   Payload& make_fetch(const MemExt& first, uint64_t line);  // Read of the line, from our pool
+  Payload& make_fetch(const MemExt& first, uint64_t line, uint32_t sectors);  // with this sector_mask
   void make_reply(Payload& gp);  // request -> its reply (is_reply, dst = src, line bytes)
   void send_down(Payload& gp);   // hands over one reference
   void send_looked_up(Payload& gp, uint64_t cycle);  // send_down after lookup_latency
@@ -300,6 +388,7 @@ class Cache : public sc_core::sc_module, private Tickable {
   const bool write_back_;
   const unsigned sector_count_;
   const uint32_t all_sectors_;
+  const bool sector_fetch_;  // fetch_granularity == "sector"
   PayloadPool pool_;
   BackingStore* store_ = nullptr;
   std::function<void(Payload&, MemExt&)> route_;
@@ -308,6 +397,8 @@ class Cache : public sc_core::sc_module, private Tickable {
   std::function<bool(const Payload&)> bypass_;    // empty: nothing bypasses
   std::vector<std::function<void(uint64_t, bool)>> evict_obs_;
   std::vector<std::function<void(const Payload&, uint64_t)>> miss_obs_;
+  std::function<uint32_t(const Payload&, MissClass, uint32_t)> fetch_map_;  // empty: the missing sectors
+  std::vector<std::function<void(const SectorEvent&)>> fill_done_obs_, sector_evict_obs_;
 
   std::vector<Line> lines_;  // [set * ways + way]
   std::vector<Mshr> mshrs_;
@@ -332,6 +423,12 @@ class Cache : public sc_core::sc_module, private Tickable {
       &reply_stall_cycles_, &up_blocked_cycles_;
   Counter* bypassed_ = nullptr;                            // added by set_bypass
   Counter* peer_lookups_ = nullptr, *peer_hits_ = nullptr;  // added by the first peer_lookup
+  // fetch_granularity = sector only
+  Counter* first_misses_ = nullptr, *subsequent_misses_ = nullptr, *hit_invalid_ = nullptr, *sectors_fetched_ = nullptr,
+         *sectors_returned_ = nullptr;
+  // sector_stats only
+  Counter* evicted_sectors_ = nullptr, *evicted_used_ = nullptr, *evicted_valid_ = nullptr;
+  Histogram* used_hist_ = nullptr;
 };
 
 }  // namespace gpusc
