@@ -293,7 +293,9 @@ Cache::Line& Cache::install(uint64_t line) {
 
 uint32_t Cache::sectors_of_mask(uint32_t mask) const {
   const uint32_t s = mask & all_sectors_;
-  return s ? s : all_sectors_;
+  // Branch-free: `s ? s : all_sectors_` is the shape GCC 12.2 miscompiles out of line
+  // (cmake/ToolchainChecks.cmake), whatever the flags a user builds with.
+  return s | (all_sectors_ & (0u - static_cast<uint32_t>(s == 0)));
 }
 
 Cache::Mshr* Cache::find_mshr(uint64_t line) {
