@@ -7,8 +7,7 @@
 #include <memory>
 #include <vector>
 
-#include <catch2/catch_test_macros.hpp>
-#include <catch2/matchers/catch_matchers_string.hpp>
+#include <catch2/catch.hpp>
 
 #include "common/params.h"
 #include "mem/backing_store.h"
@@ -19,7 +18,7 @@
 #include "workload/transpose.h"
 
 using namespace gpusc;
-using Catch::Matchers::ContainsSubstring;
+using Catch::Matchers::Contains;
 
 namespace {
 
@@ -180,9 +179,9 @@ TEST_CASE("values: a data-filter platform on a workload without values is a clea
   NoValues w;
   CHECK_FALSE(w.has_values());
   CHECK_THROWS_WITH(w.address_space().read_contents(w.address_space().base("a"), 4, std::vector<unsigned char>(4).data()),
-                    ContainsSubstring("has no contents"));
+                    Contains("has no contents"));
   json cfg = mesh_gpu::preset("ics8x8");
   apply_override(cfg, "mc.stages=[\"data_filter\"]");
   const auto p = params_from_json<MeshGpu::Params>(cfg, "");
-  CHECK_THROWS_WITH(MeshGpu("gpu", p, w), ContainsSubstring("has_values() is false") && ContainsSubstring("no_values"));
+  CHECK_THROWS_WITH(MeshGpu("gpu", p, w), Contains("has_values() is false") && Contains("no_values"));
 }
