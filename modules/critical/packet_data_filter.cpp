@@ -1,9 +1,11 @@
 #include "critical/packet_data_filter.h"
 
+#include <array>
 #include <cstdio>
 #include <cstring>
 
 #include "common/report.h"
+#include "mem/backing_store.h"
 
 namespace gpusc {
 
@@ -164,11 +166,18 @@ void PacketDataFilter::intake(uint64_t cycle) {
 
 void PacketDataFilter::compress(tlm::tlm_generic_payload& gp, MemExt& e, unsigned map) {
   unsigned char* data = gp.get_data_ptr();
-  if (!data || gp.get_data_length() != p_.line_bytes)
+  std::array<unsigned char, DpcCodec::kLineBytes> line{};
+  const bool own = data && gp.get_data_length() == p_.line_bytes;  // the reply carries its line
+  if (!own && store_ && !data) {  // the L1's fetches carry no buffer: the line is read from memory
+    store_->read(gp.get_address() / p_.line_bytes * p_.line_bytes, p_.line_bytes, line.data());
+    data = line.data();
+  } else if (!own) {
     error(name(), "read reply for address ", hex(gp.get_address()), " carries ",
           data ? std::to_string(gp.get_data_length()) + " bytes" : std::string("no data buffer"), ", not its ",
-          p_.line_bytes, " B line: DPC compresses the bytes really in memory, so attach a BackingStore to the L2 and "
-          "give read requests a line-sized data buffer (a DPC run on made-up zeros would be meaningless)");
+          p_.line_bytes, " B line: DPC compresses the bytes really in memory, so attach a BackingStore to the stage "
+          "(MemoryPartition::attach_values, from a workload with values) or to the L2 with line-sized read buffers "
+          "(a DPC run on made-up zeros would be meaningless)");
+  }
   const DpcCodec::Encoded enc = map == DpcCodec::kFullMap ? codec_.compress_full(data) : codec_.compress(data, map);
   const DpcCodec::Decoded dec = codec_.decompress(enc);
   for (unsigned s = 0; s < DpcCodec::kSectors; ++s) {
@@ -177,7 +186,7 @@ void PacketDataFilter::compress(tlm::tlm_generic_payload& gp, MemExt& e, unsigne
       error(name(), "DPC round trip lost critical sector ", s, " of the line at ", hex(gp.get_address()),
             " (mode ", p_.mode, "): a codec bug");
   }
-  std::memcpy(data, dec.line.data(), DpcCodec::kLineBytes);  // what the SM's decompressor restores
+  if (own) std::memcpy(data, dec.line.data(), DpcCodec::kLineBytes);  // what the SM's decompressor restores
   e.sector_mask = map;
   e.wire_bytes = enc.wire_bytes();
   ++read_replies_;

@@ -23,7 +23,8 @@
 // Replies. A read reply is matched to its entry by payload identity (the L2 answers a request
 // with its own payload, docs/gpu-model.md); the entry's map is read and the entry freed as the
 // reply enters the compressor, which closes the merge window. The reply's line (its data
-// buffer, filled by the L2 from a BackingStore) is encoded: PDR -> DpcCodec mode dftruc or
+// buffer, filled by the L2 from a BackingStore; without a buffer, as the L1's own fetches have,
+// the line read from the BackingStore the platform attached: attach_values) is encoded: PDR -> DpcCodec mode dftruc or
 // dfman with the entry's map, FDR or bypassed -> plain DPC of the line. On the reply:
 //   MemExt::sector_mask = the sectors it delivers (the entry's map, or 1111);
 //   MemExt::wire_bytes  = the encoding's size in bytes (ceil(bits / 8)): the NI packetizes that,
@@ -48,8 +49,11 @@
 //   * only read replies are compressed (the thesis compresses reply data);
 //   * DPC latency (DpcCoDec); the SM's decompression latency is charged here while the SM has
 //     no decompressor of its own (charge_decompress);
-//   * a read reply must carry its line (data pointer, 128 B): DPC of zeros would be a made-up
-//     result, so a reply without data is an error naming what to attach;
+//   * a read reply must carry its line (data pointer, 128 B) or the stage must have a store to
+//     read it from (needs_values(): the platform attaches the workload's memory image, and a
+//     workload without values is an error there): DPC of zeros would be a made-up result, so a
+//     reply with neither is an error naming what to attach. The line is read from the store when
+//     the reply enters the compressor (the L2 has applied every write it took before);
 //   * b_transport (loosely-timed) passes through to to_mem without filtering.
 // Combinations: the table is per (SM, line); a multicast reply (a PCU nearer the L2, paper 001)
 // is refused with an error, and a PCU nearer the NI would give one SM's map to several SMs, so
@@ -126,6 +130,8 @@ class PacketDataFilter : public sc_core::sc_module, public McStage, private Tick
   uint64_t stall_cycles() const override { return mc_stall_cycles_.value(); }
   // dpc_space_savings, dpc_compression_ratio, partial_requests, filter_merged over `all`.
   void summarize(json& summary, const std::vector<const McStage*>& all) const override;
+  bool needs_values() const override { return true; }
+  void attach_values(const BackingStore& store) override { store_ = &store; }
 
  private:
   struct Entry {
@@ -156,6 +162,7 @@ class PacketDataFilter : public sc_core::sc_module, public McStage, private Tick
   const bool table_on_;
   ClockDomain& clk_;
   DpcCoDec codec_;
+  const BackingStore* store_ = nullptr;  // memory contents (attach_values)
   std::vector<Entry> table_;
   std::vector<unsigned> free_;
   unsigned valid_ = 0;

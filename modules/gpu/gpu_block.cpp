@@ -166,6 +166,17 @@ MsgIn& GpuBlock::in(Class c) {
   return c == kRequest ? req_ni(b).in[req_vnet()] : rep_ni(b).in[rep_vnet()];
 }
 
+bool GpuBlock::needs_values() const {
+  for (const auto& mc : mcs_)
+    if (mc.needs_values()) return true;
+  return false;
+}
+
+void GpuBlock::attach_values(BackingStore& store) {
+  for (auto& mc : mcs_) mc.attach_values(store);
+  for (auto& s : sms_) s.core().set_store_data(true);
+}
+
 void GpuBlock::flush_l1s() {
   for (auto& s : sms_) s.l1().flush();
 }

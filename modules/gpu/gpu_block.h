@@ -128,6 +128,14 @@ class GpuBlock : public sc_core::sc_module {
 
   void flush_l1s();  // invalidates every L1 (a kernel boundary)
 
+  // Memory contents (issue 19): needs_values() is true when a partition's stage reads line
+  // contents (McStage::needs_values). attach_values() makes `store` (the workload's memory image,
+  // owned by the platform, outliving the block) the memory of every partition (its L2 writes it,
+  // its stages read it) and makes every SM's stores carry their words (SmCore::set_store_data).
+  // Without it nothing carries data, and timing is the same either way.
+  bool needs_values() const;
+  void attach_values(BackingStore& store);
+
   const Average& amat() const { return amat_; }
   const Average& memory_latency() const { return mem_lat_; }
   const Average& reply_latency() const { return rep_lat_; }

@@ -27,6 +27,18 @@ Platform::Platform(ClockDomain& core, Workload& workload, std::vector<GpuBlock*>
   if (group_of_sm.empty()) group_of_sm = block_groups(blocks_);
   if (group_of_sm.size() != cores_.size())
     error("platform", "group_of_sm has ", group_of_sm.size(), " entries but the blocks have ", cores_.size(), " SMs");
+  bool need = false;
+  for (const GpuBlock* b : blocks_) need |= b->needs_values();
+  if (need) {
+    if (!workload.has_values())
+      error("platform", "a memory-partition stage reads line contents (e.g. DPC's data_filter), but workload '",
+            workload.name(), "' gives no real memory contents (has_values() is false); run a kernel that has ",
+            "values (docs/workloads.md) or remove the stage: a run on made-up zeros would be meaningless");
+    workload.enable_values();
+    values_ = std::make_unique<BackingStore>(
+        [space = workload.address_space()](uint64_t a, unsigned n, unsigned char* d) { space.read_contents(a, n, d); });
+    for (GpuBlock* b : blocks_) b->attach_values(*values_);
+  }
   cta_ = std::make_unique<CtaScheduler>("cta", cta, core_, workload, cores_, group_of_sm);
   cta_->set_on_kernel_boundary([this](unsigned k) {
     for (GpuBlock* b : blocks_) b->flush_l1s();  // L1s are not coherent: invalidate between kernels

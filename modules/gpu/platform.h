@@ -9,6 +9,12 @@
 // Summary: the figures below over all blocks, then the lines each memory-partition stage adds
 // (McStage::summarize) and those mechanisms register with add_summary(); the platform names no
 // mechanism.
+// Memory contents (issue 19): when a block needs them (GpuBlock::needs_values: a memory-partition
+// stage reads line contents), the platform owns the memory image: a BackingStore sourced lazily
+// from the workload's AddressSpace contents, after enable_values() so the stores carry their
+// words, attached to every block. A workload without values (Workload::has_values false) is
+// then an error at construction, naming the workload and the stage's need. Otherwise nothing is
+// built and nothing carries data.
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -18,6 +24,7 @@
 #include "common/clock_domain.h"
 #include "common/params.h"
 #include "gpu/gpu_block.h"
+#include "mem/backing_store.h"
 #include "sm/cta_scheduler.h"
 #include "workload/kernel.h"
 
@@ -42,6 +49,8 @@ class Platform {
   unsigned sm_count() const { return static_cast<unsigned>(cores_.size()); }
   SmCore& sm(unsigned s) { return *cores_[s]; }
   CtaScheduler& cta() { return *cta_; }
+  // The memory image when a block needs values, else nullptr.
+  const BackingStore* values() const { return values_.get(); }
   ClockDomain& core_clock() { return core_; }
 
   // Called at every kernel boundary, after the L1 flush, with the finished kernel's id (a
@@ -58,6 +67,7 @@ class Platform {
   ClockDomain& core_;
   std::vector<GpuBlock*> blocks_;
   std::vector<SmCore*> cores_;
+  std::unique_ptr<BackingStore> values_;
   std::unique_ptr<CtaScheduler> cta_;
   std::vector<std::function<void(json&)>> summaries_;
   std::vector<std::function<void(unsigned)>> boundary_;

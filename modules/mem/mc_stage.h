@@ -34,6 +34,11 @@
 //                   mc_stall_cycles(); a stage not on the reply path returns 0.
 //   summarize()     the lines the mechanism adds to a platform's summary: the platform asks
 //                   every stage and never names one (MemoryPartition::summarize_stages).
+//   needs_values()  the stage reads line contents (DPC): the platform must attach a BackingStore
+//                   holding the workload's real memory contents (issue 19), and a workload that
+//                   has none is an error before the run. attach_values() hands the stage that
+//                   store (the same one the partition's L2 keeps up to date with the writes it
+//                   takes); the stage reads it, never writes it.
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -48,6 +53,8 @@
 #include "common/params.h"
 
 namespace gpusc {
+
+class BackingStore;
 
 class McStage {
  public:
@@ -66,6 +73,9 @@ class McStage {
   // of that name in every partition of the platform (this one included, all of this stage's
   // type), so figures are merged over the partitions. Default: no lines.
   virtual void summarize(json& summary, const std::vector<const McStage*>& all) const;
+
+  virtual bool needs_values() const { return false; }
+  virtual void attach_values(const BackingStore& /*store*/) {}
 };
 
 // What a stage is built with besides its own parameters: the partition it sits in.

@@ -132,6 +132,17 @@ bool MemoryPartition::idle() const {
   return true;
 }
 
+bool MemoryPartition::needs_values() const {
+  for (const auto& st : stages_)
+    if (st->needs_values()) return true;
+  return false;
+}
+
+void MemoryPartition::attach_values(BackingStore& store) {
+  l2_.set_backing_store(&store);
+  for (const auto& st : stages_) st->attach_values(store);
+}
+
 void MemoryPartition::summarize_stages(json& summary, const std::vector<const MemoryPartition*>& partitions) {
   std::vector<std::string> order;  // stage names, first appearance first
   std::map<std::string, std::vector<const McStage*>> all;

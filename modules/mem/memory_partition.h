@@ -55,6 +55,7 @@
 #include "common/clock_domain.h"
 #include "common/params.h"
 #include "common/stats.h"
+#include "mem/backing_store.h"
 #include "mem/bandwidth_memory.h"
 #include "mem/cache.h"
 #include "mem/dram_channel.h"
@@ -125,6 +126,13 @@ class MemoryPartition : public sc_core::sc_module {
   // stage acts on them.
   uint64_t reads_from(unsigned node) const { return node < reads_from_.size() ? reads_from_[node] : 0; }
   bool idle() const;
+
+  // Memory contents (issue 19): true when a stage reads line contents (McStage::needs_values).
+  bool needs_values() const;
+  // Attaches the memory image: the L2 keeps it up to date with the writes it takes (and fills the
+  // data buffer of read replies that carry one) and every stage may read it. `store` must outlive
+  // the partition.
+  void attach_values(BackingStore& store);
 
   // The mechanism lines of `partitions`' stages for a platform summary: for each stage name, in
   // chain order, that stage's summarize() with its instances in every partition (McStage).

@@ -1,6 +1,7 @@
 #include "sm/sm_core.h"
 
 #include <algorithm>
+#include <cstring>
 
 #include "common/mem_ext.h"
 #include "common/report.h"
@@ -196,12 +197,17 @@ void SmCore::issue(unsigned slot, uint64_t cycle) {
     coalescer_.coalesce(in, lines_);
     for (const LineRequest& r : lines_) {
       tlm::tlm_generic_payload& gp = pool_.acquire();
+      unsigned char* const buf = gp.get_data_ptr();  // the pool's line-sized buffer
       gp.set_command(kind == MemKind::Read ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND);
       gp.set_address(r.line);
       const unsigned len = write ? 4 * static_cast<unsigned>(__builtin_popcountll(r.word_mask)) : p_.line_bytes;
       gp.set_data_length(len);
       gp.set_streaming_width(len);
       gp.set_data_ptr(nullptr);
+      if (write && store_data_) {
+        pack_store_data(in, r, buf);
+        gp.set_data_ptr(buf);
+      }
       MemExt& e = *gp.get_extension<MemExt>();
       e.kind = kind;
       e.src = node_;
@@ -223,6 +229,23 @@ void SmCore::issue(unsigned slot, uint64_t cycle) {
   }
   w.has_next = false;
   fetch(w);
+}
+
+void SmCore::pack_store_data(const WarpInstr& in, const LineRequest& r, unsigned char* buf) const {
+  if (in.access_bytes != 4)
+    error(name(), "store at pc ", "0x", std::hex, in.pc, std::dec, " writes ", unsigned(in.access_bytes),
+          " bytes per lane: store data (set_store_data) is given for 4-byte stores only");
+  uint32_t word[kWarpSize] = {};
+  for (unsigned l = 0; l < kWarpSize; ++l) {
+    if (!in.lane_active(l) || in.addr[l] / p_.line_bytes * p_.line_bytes != r.line) continue;
+    if (in.addr[l] % 4)
+      error(name(), "store at pc ", "0x", std::hex, in.pc, std::dec, " lane ", l, " writes the unaligned address ", "0x", std::hex, in.addr[l], std::dec,
+            ": store data is given for 4-byte aligned words only");
+    word[(in.addr[l] - r.line) / 4] = in.data[l];  // higher lanes last: the highest one wins
+  }
+  unsigned k = 0;
+  for (unsigned w = 0; w < kWarpSize && w * 4 < p_.line_bytes; ++w)
+    if ((r.word_mask >> w) & 1u) std::memcpy(buf + 4 * k++, &word[w], 4);
 }
 
 void SmCore::account_gap(uint64_t cycle) {

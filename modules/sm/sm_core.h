@@ -21,6 +21,12 @@
 // (MemExt::kind Atomic), address = line address, data_length = line_bytes for reads and
 // atomics and 4 x popcount(word_mask) for writes, data_ptr nullptr, MemExt src = node, dst 0
 // (the L1 routes), warp = SM-local warp slot, pc, masks, kernel_id, cta_id, t_issue.
+// Store data (set_store_data, off by default; a platform turns it on when it attaches a memory
+// image, issue 19): a write then carries data_ptr = its payload's buffer holding one 4 B word per
+// set bit of word_mask, in word order (mem/cache.h's packing): the WarpInstr::data of the lane
+// that writes the word (the highest such lane when several lanes write one word, one of the
+// values CUDA allows). Only 4-byte, 4-aligned stores can carry data (every kernel's stores are);
+// another store with store data on is an error. Timing does not depend on it.
 // IPC: GPGPU-Sim reports IPC = thread instructions per cycle (the sum of active lanes of all
 // issued warp instructions over the cycles); both counts are stats here.
 // Open choices:
@@ -103,6 +109,7 @@ class SmCore : public sc_core::sc_module, private Tickable {
   // each add their own), none replaces another.
   void add_cta_done_listener(CtaDone f) { cta_done_listeners_.push_back(std::move(f)); }
   void set_on_issue(IssueHook f) { on_issue_ = std::move(f); }  // off by default
+  void set_store_data(bool on) { store_data_ = on; }  // writes carry the stored words (above)
 
   // A CTA of k fits an empty SM (else no SM of this configuration can ever run k).
   bool fits(const Kernel& k) const;
@@ -151,6 +158,7 @@ class SmCore : public sc_core::sc_module, private Tickable {
   void account_gap(uint64_t cycle);
   bool room_for(unsigned lines) const { return q_size_ == 0 || q_size_ + lines <= p_.mem_queue; }
   void push_request(tlm::tlm_generic_payload* gp);
+  void pack_store_data(const WarpInstr& in, const LineRequest& r, unsigned char* buf) const;
 
   const Params p_;
   ClockDomain& clk_;
@@ -170,6 +178,7 @@ class SmCore : public sc_core::sc_module, private Tickable {
   Gap gap_ = Gap::Idle;
   std::vector<CtaDone> cta_done_listeners_;
   IssueHook on_issue_;
+  bool store_data_ = false;
 
   TraceHook trace_;  // per warp slot: "load wait" from the first outstanding load line to the last reply
   StatGroup stats_;

@@ -5,6 +5,9 @@
 // Default: nx = 1900, ny = 2100 (PolyBench 4.2 LARGE_DATASET; PolyBench/GPU uses 4096 x 4096),
 // 256-thread CTAs: footprint 15.2 MiB, ~1M warp instructions. size=small: 1024 x 1024 (4 MiB,
 // ~260k instructions).
+// Values (kernel.h): PolyBench 4.2's init_array, x[j] = 1 + j / ny, A[i][j] = ((i + j) % ny) /
+// (5 nx); tmp and y start at 0; each launch stores its output as the host computes it (float sums
+// in the thread's loop order), kernel2 from kernel1's tmp.
 #pragma once
 #include "common/params.h"
 #include "workload/dense_matvec.h"
@@ -17,6 +20,7 @@ class AtaxWorkload : public SequenceWorkload {
   using Params = MatrixShapeParams;
 
   explicit AtaxWorkload(const Params& p);
+  bool has_values() const override { return true; }
 
  protected:
   std::unique_ptr<Kernel> launch(unsigned index) override;
@@ -24,6 +28,8 @@ class AtaxWorkload : public SequenceWorkload {
  private:
   Params p_;
   uint64_t a_ = 0, x_ = 0, tmp_ = 0, y_ = 0;
+  std::function<float(uint64_t)> a_at_, x_at_;  // element i of A, x
+  std::shared_ptr<const std::vector<float>> tmp_val_;  // kernel1's result (values on)
 };
 
 }  // namespace gpusc

@@ -12,6 +12,7 @@ struct BfsWorkload::Data {
   uint32_t depth;
   unsigned threads_per_cta;
   uint64_t row_ptr, col_idx, level_base, changed;
+  bool values;  // stores carry level[u] = depth + 1 and changed = 1
 };
 
 namespace {
@@ -61,8 +62,9 @@ class BfsWarp final : public BufferedWarpStream {
     uint32_t w = 0;
     for (unsigned l = 0; l < kWarpSize; ++l)
       if (((m >> l) & 1u) && level[g.col_idx[e(l)]] > d_->depth) w |= 1u << l;
-    store(kStLevel, 4, w, [&](unsigned l) { return d_->level_base + 4 * uint64_t(g.col_idx[e(l)]); });
-    store(kStChanged, 4, w, [&](unsigned) { return d_->changed; });
+    store(kStLevel, 4, w, [&](unsigned l) { return d_->level_base + 4 * uint64_t(g.col_idx[e(l)]); }, d_->values,
+          [&](unsigned) { return d_->depth + 1; });
+    store(kStChanged, 4, w, [&](unsigned) { return d_->changed; }, d_->values, [](unsigned) { return 1u; });
     compute(kLoop, m);
     ++j_;
     return true;
@@ -92,6 +94,12 @@ BfsWorkload::BfsWorkload(const Params& p, std::shared_ptr<const CsrGraph> graph)
   col_idx_ = space_.allocate("col_idx", 4 * g_->nnz());
   level_base_ = space_.allocate("level", 4 * uint64_t(g_->rows));
   changed_ = space_.allocate("changed", 4);
+  const std::shared_ptr<const CsrGraph> g = g_;
+  const uint32_t source = p_.source;
+  space_.set_contents("row_ptr", AddressSpace::words([g](uint64_t i) { return g->row_ptr[i]; }));
+  space_.set_contents("col_idx", AddressSpace::words([g](uint64_t i) { return g->col_idx[i]; }));
+  space_.set_contents("level", AddressSpace::words([source](uint64_t v) { return v == source ? 0u : kUnreached; }));
+  space_.set_contents("changed", AddressSpace::zeros());
   level_ = std::make_shared<std::vector<uint32_t>>(g_->rows, kUnreached);
   (*level_)[p_.source] = 0;
   frontier_.push_back(p_.source);
@@ -100,7 +108,7 @@ BfsWorkload::BfsWorkload(const Params& p, std::shared_ptr<const CsrGraph> graph)
 std::unique_ptr<Kernel> BfsWorkload::next_kernel() {
   if (frontier_.empty()) return nullptr;  // the previous launch set no `changed` flag
   auto d = std::make_shared<Data>(Data{g_, level_, depth_, p_.threads_per_cta, row_ptr_, col_idx_,
-                                       level_base_, changed_});
+                                       level_base_, changed_, values_});
   auto k = std::make_unique<KernelOf<BfsWarp, Data>>("bfs.level" + std::to_string(depth_),
                                                      ctas_for(g_->rows, p_.threads_per_cta),
                                                      p_.threads_per_cta, std::move(d));

@@ -18,6 +18,9 @@
 // thread (Graph500 probabilities, scale 18, edge factor 8: a hub of 15836 arcs, one warp
 // running alone for millions of cycles), and with GTgraph's milder probabilities (max degree
 // 409) the 4.2M arcs take past 20M cycles to simulate.
+// Values (kernel.h): row_ptr and col_idx are the graph's CSR arrays, level starts at 0 for the
+// source and UINT32_MAX (unreached) elsewhere, changed at 0; a store writes level[u] = L + 1 and
+// changed = 1, the kernel's own values (the host never clears `changed` between launches here).
 // size=small: R-MAT scale 12, edge factor 8, symmetrized (5 launches, ~70k instructions).
 #pragma once
 #include <memory>
@@ -62,6 +65,8 @@ class BfsWorkload : public Workload {
   std::string name() const override { return "bfs"; }
   std::unique_ptr<Kernel> next_kernel() override;
   const AddressSpace& address_space() const override { return space_; }
+  bool has_values() const override { return true; }
+  void enable_values() override { values_ = true; }
   // Levels found so far (kUnreached for vertices not reached yet).
   const std::vector<uint32_t>& levels() const { return *level_; }
 
@@ -71,6 +76,7 @@ class BfsWorkload : public Workload {
   std::shared_ptr<std::vector<uint32_t>> level_;
   std::vector<uint32_t> frontier_;  // vertices of level depth_
   uint32_t depth_ = 0;
+  bool values_ = false;
   AddressSpace space_;
   uint64_t row_ptr_ = 0, col_idx_ = 0, level_base_ = 0, changed_ = 0;
 };

@@ -6,6 +6,9 @@
 // Default: nx = 1900, ny = 2100 (PolyBench 4.2 LARGE_DATASET; PolyBench/GPU uses 4096 x 4096),
 // 256-thread CTAs: footprint 15.2 MiB, ~1M warp instructions. size=small: 1024 x 1024 (4 MiB,
 // ~260k instructions).
+// Values (kernel.h): PolyBench 4.2's init_array, p[j] = (j % ny) / ny, r[i] = (i % nx) / nx,
+// A[i][j] = (i (j + 1) % nx) / nx; s and q start at 0; each launch stores its output as the host
+// computes it (float sums in the thread's loop order).
 #pragma once
 #include "common/params.h"
 #include "workload/dense_matvec.h"
@@ -18,6 +21,7 @@ class BicgWorkload : public SequenceWorkload {
   using Params = MatrixShapeParams;
 
   explicit BicgWorkload(const Params& p);
+  bool has_values() const override { return true; }
 
  protected:
   std::unique_ptr<Kernel> launch(unsigned index) override;
@@ -25,6 +29,7 @@ class BicgWorkload : public SequenceWorkload {
  private:
   Params p_;
   uint64_t a_ = 0, r_ = 0, s_ = 0, p_vec_ = 0, q_ = 0;
+  std::function<float(uint64_t)> a_at_, r_at_, p_at_;  // element i of A, r, p
 };
 
 }  // namespace gpusc

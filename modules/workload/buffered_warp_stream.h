@@ -5,6 +5,7 @@
 // Helpers give the lane masks of 1-D launches (thread id = cta * threads_per_cta + lane index).
 #pragma once
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 #include "workload/kernel.h"
@@ -53,6 +54,24 @@ class BufferedWarpStream : public WarpStream {
   }
   template <class F> void store(uint32_t pc, unsigned bytes, uint32_t mask, F&& f) {
     memory(WarpInstr::Op::Store, pc, bytes, mask, f);
+  }
+  // A 4-byte store that carries values when `values` is on: value_of(lane) is the word (or
+  // float) the lane writes, called only then (WarpInstr::data).
+  template <class F, class V>
+  void store(uint32_t pc, unsigned bytes, uint32_t mask, F&& addr_of, bool values, V&& value_of) {
+    if (mask == 0) return;
+    memory(WarpInstr::Op::Store, pc, bytes, mask, addr_of);
+    if (!values) return;
+    WarpInstr& w = buf_.back();
+    for (unsigned l = 0; l < kWarpSize; ++l)
+      if ((mask >> l) & 1u) w.data[l] = word_bits(value_of(l));
+  }
+  static uint32_t word_bits(uint32_t w) { return w; }
+  static uint32_t word_bits(int32_t w) { return static_cast<uint32_t>(w); }
+  static uint32_t word_bits(float f) {
+    uint32_t w;
+    std::memcpy(&w, &f, 4);
+    return w;
   }
   template <class F> void atomic(uint32_t pc, unsigned bytes, uint32_t mask, F&& f) {
     memory(WarpInstr::Op::Atomic, pc, bytes, mask, f);

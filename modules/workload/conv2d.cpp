@@ -8,6 +8,7 @@ struct Conv2dWorkload::Data {
   Params p;
   Block2D grid;
   uint64_t in, out;
+  bool values = false;
 };
 
 namespace {
@@ -47,7 +48,12 @@ class Conv2dWarp final : public BufferedWarpStream {
       ++tap_;
       return true;
     }
-    store(kStOut, 4, valid_, [&](unsigned l) { return d_->out + 4 * pixel_[l]; });
+    store(kStOut, 4, valid_, [&](unsigned l) { return d_->out + 4 * pixel_[l]; }, d_->values, [&](unsigned l) {
+      const float c = 1.0f / static_cast<float>(k * k);
+      float sum = 0.0f;
+      for (unsigned t = 0; t < k * k; ++t) sum += c * Conv2dWorkload::in_value(pixel_[l] + (t / k) * w + t % k - r * w - r);
+      return sum;
+    });
     return false;
   }
 
@@ -72,10 +78,17 @@ Conv2dWorkload::Conv2dWorkload(const Params& p) : SequenceWorkload("conv2d", 1) 
   const uint64_t bytes = 4 * uint64_t(p.width) * p.height;
   d->in = space_.allocate("in", bytes);
   d->out = space_.allocate("out", bytes);
+  space_.set_contents("in", AddressSpace::floats(in_value));
+  space_.set_contents("out", AddressSpace::zeros());
   d_ = std::move(d);
 }
 
 std::unique_ptr<Kernel> Conv2dWorkload::launch(unsigned) {
+  if (values_ && !d_->values) {
+    auto d = std::make_shared<Data>(*d_);
+    d->values = true;
+    d_ = std::move(d);
+  }
   return std::make_unique<KernelOf<Conv2dWarp, Data>>("conv2d", d_->grid.ctas(), d_->grid.threads(), d_);
 }
 

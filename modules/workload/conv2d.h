@@ -11,6 +11,10 @@
 // values, so no image data is generated.
 // Default: 2048 x 2048 image (PolyBench/GPU uses 4096 x 4096), 3 x 3 filter: footprint 32 MiB,
 // ~2.9M warp instructions. size=small: 256 x 256 (512 KiB, ~45k instructions).
+// Values (kernel.h): in[i] = a whole number 0..15 as a float (the CUDA samples'
+// convolutionSeparable fills its image with rand() % 16), out starts at 0; the filter is a box
+// filter (every coefficient 1 / filter^2, in registers, not in memory), and the store writes the
+// float sum of the coefficient times the input over the taps in the kernel's order.
 #pragma once
 #include "common/params.h"
 #include "workload/grid_kernel.h"
@@ -42,6 +46,8 @@ class Conv2dWorkload : public SequenceWorkload {
   };
 
   explicit Conv2dWorkload(const Params& p);
+  bool has_values() const override { return true; }
+  static float in_value(uint64_t i) { return static_cast<float>(static_cast<unsigned>(AddressSpace::hashed_unit(0xc0, i) * 16.0f)); }
   struct Data;  // what the streams share (defined in the .cpp)
 
  protected:

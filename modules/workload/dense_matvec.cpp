@@ -39,7 +39,8 @@ class DenseMatvecWarp final : public BufferedWarpStream {
       ++j_;
       return true;
     }
-    store(kStOut, 4, valid_, [&](unsigned l) { return s.out + 4 * (first_ + l); });
+    store(kStOut, 4, valid_, [&](unsigned l) { return s.out + 4 * (first_ + l); }, s.result != nullptr,
+          [&](unsigned l) { return (*s.result)[first_ + l]; });
     return false;
   }
 
@@ -52,6 +53,19 @@ class DenseMatvecWarp final : public BufferedWarpStream {
 };
 
 }  // namespace
+
+std::vector<float> dense_matvec_result(unsigned rows, unsigned cols, bool by_column,
+                                       const std::function<float(uint64_t)>& a,
+                                       const std::function<float(uint64_t)>& vec) {
+  std::vector<float> out(by_column ? cols : rows, 0.0f);
+  for (uint64_t t = 0; t < out.size(); ++t) {
+    float sum = 0.0f;
+    const unsigned len = by_column ? rows : cols;
+    for (unsigned j = 0; j < len; ++j) sum += a(by_column ? uint64_t(j) * cols + t : t * cols + j) * vec(j);
+    out[t] = sum;
+  }
+  return out;
+}
 
 std::unique_ptr<Kernel> make_dense_matvec_kernel(const DenseMatvecSpec& spec) {
   auto s = std::make_shared<const DenseMatvecSpec>(spec);

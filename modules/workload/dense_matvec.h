@@ -11,6 +11,8 @@
 #pragma once
 #include "common/params.h"
 #include <cstdint>
+#include <functional>
+#include <vector>
 #include <memory>
 #include <string>
 
@@ -44,7 +46,15 @@ struct DenseMatvecSpec {
   bool by_column = false;     // false: thread per row; true: thread per column
   unsigned threads_per_cta = 256;
   uint64_t a = 0, vec = 0, out = 0;  // array bases
+  // Values (kernel.h): the output the thread stores, out[t] (host-computed), or null: no store data.
+  std::shared_ptr<const std::vector<float>> result;
 };
+
+// The output of a DenseMatvecSpec as its threads compute it (float sums in loop order), for A and
+// vec given as element functions.
+std::vector<float> dense_matvec_result(unsigned rows, unsigned cols, bool by_column,
+                                       const std::function<float(uint64_t)>& a,
+                                       const std::function<float(uint64_t)>& vec);
 
 std::unique_ptr<Kernel> make_dense_matvec_kernel(const DenseMatvecSpec& spec);
 

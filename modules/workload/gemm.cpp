@@ -6,6 +6,7 @@ struct GemmWorkload::Data {
   Params p;
   Block2D grid;  // tile x tile CTAs over n (x) by m (y)
   uint64_t a, b, c;
+  bool values = false;
 };
 
 namespace {
@@ -70,7 +71,13 @@ class GemmWarp final : public BufferedWarpStream {
       ++kt_;
       return true;
     }
-    store(kStC, 4, in_c_, [&](unsigned l) { return d_->c + 4 * (uint64_t(row_[l]) * p.n + col_[l]); });
+    store(kStC, 4, in_c_, [&](unsigned l) { return d_->c + 4 * (uint64_t(row_[l]) * p.n + col_[l]); }, d_->values,
+          [&](unsigned l) {
+            float sum = 0.0f;
+            for (unsigned i = 0; i < p.k; ++i)
+              sum += GemmWorkload::a_value(uint64_t(row_[l]) * p.k + i) * GemmWorkload::b_value(uint64_t(i) * p.n + col_[l]);
+            return sum;
+          });
     return false;
   }
 
@@ -92,10 +99,18 @@ GemmWorkload::GemmWorkload(const Params& p) : SequenceWorkload("gemm", 1) {
   d->a = space_.allocate("A", 4 * uint64_t(p.m) * p.k);
   d->b = space_.allocate("B", 4 * uint64_t(p.k) * p.n);
   d->c = space_.allocate("C", 4 * uint64_t(p.m) * p.n);
+  space_.set_contents("A", AddressSpace::floats(a_value));
+  space_.set_contents("B", AddressSpace::floats(b_value));
+  space_.set_contents("C", AddressSpace::zeros());
   d_ = std::move(d);
 }
 
 std::unique_ptr<Kernel> GemmWorkload::launch(unsigned) {
+  if (values_ && !d_->values) {
+    auto d = std::make_shared<Data>(*d_);
+    d->values = true;
+    d_ = std::move(d);
+  }
   return std::make_unique<KernelOf<GemmWarp, Data>>("gemm", d_->grid.ctas(), d_->grid.threads(), d_);
 }
 

@@ -14,6 +14,9 @@
 // ~28M warp instructions. The smallest square size whose footprint passes 8 x the L2 in steps of
 // 128 (PolyBench/GPU's 512^3 is 3 MiB; 1024^3 takes ~8x longer to simulate than 512^3).
 // size=small: 128 x 128 x 128 (192 KiB, ~230k instructions).
+// Values (kernel.h): A and B hold hashed floats in [0, 1) (a_value, b_value: the random
+// matrices of the CUDA samples' matrixMul), C starts at 0; the store writes C[row][col] = the
+// float sum of A[row][i] * B[i][col] for i = 0 .. k-1 in order (the kernel's own result).
 #pragma once
 #include "common/params.h"
 #include "workload/grid_kernel.h"
@@ -43,6 +46,9 @@ class GemmWorkload : public SequenceWorkload {
   };
 
   explicit GemmWorkload(const Params& p);
+  bool has_values() const override { return true; }
+  static float a_value(uint64_t i) { return AddressSpace::hashed_unit(0x6e1a, i); }
+  static float b_value(uint64_t i) { return AddressSpace::hashed_unit(0x6e1b, i); }
   struct Data;  // what the streams share (defined in the .cpp)
 
  protected:

@@ -74,12 +74,14 @@ class SequenceWorkload : public Workload {
     return next_ < launches_ ? launch(next_++) : nullptr;
   }
   const AddressSpace& address_space() const override { return space_; }
+  void enable_values() override { values_ = true; }
 
  protected:
   SequenceWorkload(std::string name, unsigned launches) : name_(std::move(name)), launches_(launches) {}
   virtual std::unique_ptr<Kernel> launch(unsigned index) = 0;  // index 0 .. launches-1
 
   AddressSpace space_;
+  bool values_ = false;  // enable_values() was called: launches carry store values
 
  private:
   std::string name_;

@@ -77,6 +77,9 @@ void HistogramWorkload::init(std::vector<uint8_t> input) {
   d->in = space_.allocate("input", input.size());
   d->counters = space_.allocate("bins", 4 * uint64_t(p_.bins));
   d->input = std::move(input);
+  const std::shared_ptr<const Data> dd = d;
+  space_.set_contents("input", AddressSpace::bytes_of([dd](uint64_t i) { return dd->input[i]; }));
+  space_.set_contents("bins", AddressSpace::zeros());
   d_ = std::move(d);
 }
 

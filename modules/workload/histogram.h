@@ -10,6 +10,9 @@
 // Default: 2^23 elements (8 MiB of input, as the CUDA SDK sample's 64 MiB scaled to the
 // simulator), 256 bins: footprint 8 MiB, ~1.3M warp instructions. size=small: 131072 elements
 // (128 KiB, ~20k instructions).
+// Values (kernel.h): input holds the input bytes, bins start at 0. The kernel has no plain
+// stores: its atomicAdds are not applied to the memory image (the L2 model does no arithmetic),
+// so bins keep 0 in memory; the input, which is what the kernel reads, is exact.
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -43,6 +46,7 @@ class HistogramWorkload : public SequenceWorkload {
     }
   };
 
+  bool has_values() const override { return true; }
   HistogramWorkload(const Params& p, uint64_t seed);            // generated input
   HistogramWorkload(const Params& p, std::vector<uint8_t> input);  // given input (elements ignored)
   struct Data;  // what the streams share (defined in the .cpp)

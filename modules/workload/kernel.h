@@ -11,6 +11,14 @@
 //   * deterministic: the same workload parameters and seed give the same launches and streams.
 // Multi-launch algorithms (BFS levels, PageRank iterations, stencil time steps) compute each
 // launch from the real result of the previous one when next_kernel() is called.
+// Values (issue 19, "real data first"): a workload with has_values() gives every array of its
+// address_space() its initial contents (ArrayRecord::contents, lazy) and, once enable_values()
+// was called, its stores carry the words they write (WarpInstr::data). A platform that needs
+// memory contents (a stage asking for them, e.g. DPC's data filter) calls enable_values() before
+// the first next_kernel() and sources a BackingStore from address_space().read_contents(); on a
+// workload without values that is an error, never a run on zeros. Without enable_values() the
+// streams are the same instruction for instruction (only WarpInstr::data stays 0), so a run that
+// needs no values costs nothing more.
 #pragma once
 #include <memory>
 #include <string>
@@ -46,6 +54,10 @@ class Workload {
   virtual std::unique_ptr<Kernel> next_kernel() = 0;
   // The device arrays of this workload (names, bases, sizes), fixed at construction.
   virtual const AddressSpace& address_space() const = 0;
+  // True when this workload gives real memory contents (see the top of this file).
+  virtual bool has_values() const { return false; }
+  // Launches made after this call carry store values; ignored by a workload without values.
+  virtual void enable_values() {}
 };
 
 }  // namespace gpusc

@@ -8,6 +8,7 @@ namespace gpusc {
 struct KmeansWorkload::Data {
   Params p;
   uint64_t features, centroids, membership;
+  std::shared_ptr<const std::vector<int32_t>> member;  // the stored membership, when values are on
 };
 
 namespace {
@@ -48,7 +49,8 @@ class KmeansWarp final : public BufferedWarpStream {
       }
       return true;
     }
-    store(kStMember, 4, valid_, [&](unsigned l) { return d_->membership + 4 * (first_ + l); });
+    store(kStMember, 4, valid_, [&](unsigned l) { return d_->membership + 4 * (first_ + l); }, d_->member != nullptr,
+          [&](unsigned l) { return (*d_->member)[first_ + l]; });
     return false;
   }
 
@@ -67,19 +69,20 @@ KmeansWorkload::KmeansWorkload(const Params& p, uint64_t seed) : p_(p) {
   SeededRng rng(seed);
   std::vector<float> centre(size_t(p.clusters) * p.features);
   for (auto& x : centre) x = static_cast<float>(rng.uniform());
-  data_.resize(size_t(p.points) * p.features);
+  data_ = std::make_shared<std::vector<float>>(size_t(p.points) * p.features);
+  std::vector<float>& data = *data_;
   for (unsigned i = 0; i < p.points; ++i) {
     const auto b = rng.below(p.clusters);
     for (unsigned f = 0; f < p.features; ++f)
-      data_[size_t(i) * p.features + f] = static_cast<float>(centre[b * p.features + f] + 0.05 * rng.normal());
+      data[size_t(i) * p.features + f] = static_cast<float>(centre[b * p.features + f] + 0.05 * rng.normal());
   }
   init();
 }
 
-KmeansWorkload::KmeansWorkload(const Params& p, std::vector<float> data) : p_(p), data_(std::move(data)) {
+KmeansWorkload::KmeansWorkload(const Params& p, std::vector<float> data) : p_(p), data_(std::make_shared<std::vector<float>>(std::move(data))) {
   validate(p_, "kmeans");
-  if (data_.size() != size_t(p.points) * p.features)
-    error("gpusc.workload", "kmeans: ", data_.size(), " data values given, expected points * features = ",
+  if (data_->size() != size_t(p.points) * p.features)
+    error("gpusc.workload", "kmeans: ", data_->size(), " data values given, expected points * features = ",
           size_t(p.points) * p.features);
   init();
 }
@@ -87,13 +90,18 @@ KmeansWorkload::KmeansWorkload(const Params& p, std::vector<float> data) : p_(p)
 void KmeansWorkload::init() {
   if (p_.clusters > p_.points)
     error("gpusc.workload", "kmeans.clusters = ", p_.clusters, " exceeds kmeans.points = ", p_.points);
-  centroids_.assign(data_.begin(), data_.begin() + size_t(p_.clusters) * p_.features);
+  centroids_.assign(data_->begin(), data_->begin() + size_t(p_.clusters) * p_.features);
   membership_.assign(p_.points, -1);
   auto d = std::make_shared<Data>();
   d->p = p_;
   d->features = space_.allocate("features", 4 * uint64_t(p_.points) * p_.features);
   d->centroids = space_.allocate("centroids", 4 * uint64_t(p_.clusters) * p_.features);
   d->membership = space_.allocate("membership", 4 * uint64_t(p_.points));
+  const std::shared_ptr<const std::vector<float>> pts = data_;
+  const uint64_t n = p_.points, nf = p_.features;
+  space_.set_contents("features", AddressSpace::floats([pts, n, nf](uint64_t i) { return (*pts)[(i % n) * nf + i / n]; }));
+  space_.set_contents("centroids", AddressSpace::floats([pts](uint64_t i) { return (*pts)[i]; }));
+  space_.set_contents("membership", AddressSpace::words([](uint64_t) { return static_cast<uint32_t>(-1); }));
   d_ = std::move(d);
 }
 
@@ -106,7 +114,7 @@ void KmeansWorkload::assign_and_update() {
     for (unsigned c = 0; c < k; ++c) {
       float dist = 0;
       for (unsigned f = 0; f < nf; ++f) {
-        const float diff = data_[size_t(i) * nf + f] - centroids_[size_t(c) * nf + f];
+        const float diff = (*data_)[size_t(i) * nf + f] - centroids_[size_t(c) * nf + f];
         dist += diff * diff;
       }
       if (c == 0 || dist < best_dist) {
@@ -121,7 +129,7 @@ void KmeansWorkload::assign_and_update() {
   std::vector<unsigned> count(k, 0);
   for (unsigned i = 0; i < n; ++i) {
     ++count[membership_[i]];
-    for (unsigned f = 0; f < nf; ++f) sum[size_t(membership_[i]) * nf + f] += data_[size_t(i) * nf + f];
+    for (unsigned f = 0; f < nf; ++f) sum[size_t(membership_[i]) * nf + f] += (*data_)[size_t(i) * nf + f];
   }
   for (unsigned c = 0; c < k; ++c)
     if (count[c])
@@ -131,9 +139,15 @@ void KmeansWorkload::assign_and_update() {
 
 std::unique_ptr<Kernel> KmeansWorkload::next_kernel() {
   if (converged_ || launched_ == p_.max_iterations) return nullptr;
-  auto k = std::make_unique<KernelOf<KmeansWarp, Data>>("kmeans.iter" + std::to_string(launched_),
-                                                        ctas_for(p_.points, p_.threads_per_cta), p_.threads_per_cta, d_);
   assign_and_update();
+  std::shared_ptr<const Data> d = d_;
+  if (values_) {
+    auto dv = std::make_shared<Data>(*d_);
+    dv->member = std::make_shared<const std::vector<int32_t>>(membership_);
+    d = std::move(dv);
+  }
+  auto k = std::make_unique<KernelOf<KmeansWarp, Data>>("kmeans.iter" + std::to_string(launched_),
+                                                        ctas_for(p_.points, p_.threads_per_cta), p_.threads_per_cta, d);
   ++launched_;
   return k;
 }

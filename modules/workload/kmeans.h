@@ -18,6 +18,11 @@
 // features do not fit the L2, so more only lengthen the run (max_iterations raises it).
 // size=small: 4096 points, 8 features, at most 8 iterations (~22k instructions per launch,
 // ~180k when all 8 run).
+// Values (kernel.h): features holds the points (feature-major, features[f * n + pt], as the
+// kernel reads them), centroids the first `clusters` points (the initial centroids), membership
+// -1; launch i's store writes the cluster the host's assignment step of iteration i gives the
+// point (the kernel's own result). The host's upload of new centroids between launches is not
+// a device store, so centroids keep the initial values in memory.
 #pragma once
 #include <memory>
 #include <vector>
@@ -63,6 +68,8 @@ class KmeansWorkload : public Workload {
   std::string name() const override { return "kmeans"; }
   std::unique_ptr<Kernel> next_kernel() override;
   const AddressSpace& address_space() const override { return space_; }
+  bool has_values() const override { return true; }
+  void enable_values() override { values_ = true; }
   const std::vector<int32_t>& membership() const { return membership_; }  // -1 before launch 0
   const std::vector<float>& centroids() const { return centroids_; }      // clusters x features
 
@@ -71,7 +78,8 @@ class KmeansWorkload : public Workload {
   void assign_and_update();
 
   Params p_;
-  std::vector<float> data_;  // points x features
+  std::shared_ptr<std::vector<float>> data_;  // points x features, shared with the features contents
+  bool values_ = false;
   std::vector<float> centroids_;
   std::vector<int32_t> membership_;
   unsigned launched_ = 0;

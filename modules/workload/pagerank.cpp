@@ -8,6 +8,7 @@ struct PagerankWorkload::Data {
   std::shared_ptr<const CsrGraph> in;
   unsigned threads_per_cta;
   uint64_t in_row_ptr, in_col_idx, out_degree, rank_src, rank_dst;
+  std::shared_ptr<const std::vector<float>> result;  // rank_dst as stored, when values are on
 };
 
 namespace {
@@ -58,7 +59,8 @@ class PagerankWarp final : public BufferedWarpStream {
       return true;
     }
     compute(kDamp, valid_);  // rank_dst[v] = (1 - d) / n + d * sum
-    store(kStRank, 4, valid_, [&](unsigned l) { return d_->rank_dst + 4 * (first_ + l); });
+    store(kStRank, 4, valid_, [&](unsigned l) { return d_->rank_dst + 4 * (first_ + l); }, d_->result != nullptr,
+          [&](unsigned l) { return (*d_->result)[first_ + l]; });
     return false;
   }
 
@@ -80,8 +82,8 @@ PagerankWorkload::PagerankWorkload(const Params& p, std::shared_ptr<const CsrGra
     error("gpusc.workload", "pagerank: the graph must be square (adjacency matrix), got ", graph->rows,
           " x ", graph->cols);
   const uint32_t n = graph->rows;
-  out_degree_.resize(n);
-  for (uint32_t v = 0; v < n; ++v) out_degree_[v] = graph->degree(v);
+  out_degree_ = std::make_shared<std::vector<uint32_t>>(n);
+  for (uint32_t v = 0; v < n; ++v) (*out_degree_)[v] = graph->degree(v);
   in_ = std::make_shared<const CsrGraph>(graph->transposed());
   rank_.assign(n, n ? 1.0 / n : 0.0);
   in_row_ptr_ = space_.allocate("in_row_ptr", 4 * (uint64_t(n) + 1));
@@ -89,23 +91,33 @@ PagerankWorkload::PagerankWorkload(const Params& p, std::shared_ptr<const CsrGra
   out_degree_base_ = space_.allocate("out_degree", 4 * uint64_t(n));
   rank_base_[0] = space_.allocate("rank0", 4 * uint64_t(n));
   rank_base_[1] = space_.allocate("rank1", 4 * uint64_t(n));
+  const std::shared_ptr<const CsrGraph> in = in_;
+  const std::shared_ptr<const std::vector<uint32_t>> deg = out_degree_;
+  space_.set_contents("in_row_ptr", AddressSpace::words([in](uint64_t i) { return in->row_ptr[i]; }));
+  space_.set_contents("in_col_idx", AddressSpace::words([in](uint64_t i) { return in->col_idx[i]; }));
+  space_.set_contents("out_degree", AddressSpace::vector_of(deg));
+  const float r0 = n ? static_cast<float>(1.0 / n) : 0.0f;
+  space_.set_contents("rank0", AddressSpace::floats([r0](uint64_t) { return r0; }));
+  space_.set_contents("rank1", AddressSpace::zeros());
 }
 
 std::unique_ptr<Kernel> PagerankWorkload::next_kernel() {
   if (iter_ == p_.iterations) return nullptr;
-  auto d = std::make_shared<Data>(Data{in_, p_.threads_per_cta, in_row_ptr_, in_col_idx_, out_degree_base_,
-                                       rank_base_[iter_ % 2], rank_base_[(iter_ + 1) % 2]});
-  auto k = std::make_unique<KernelOf<PagerankWarp, Data>>("pagerank.iter" + std::to_string(iter_),
-                                                          ctas_for(in_->rows, p_.threads_per_cta),
-                                                          p_.threads_per_cta, std::move(d));
   const uint32_t n = in_->rows;
   std::vector<double> next(n);
   for (uint32_t v = 0; v < n; ++v) {
     double sum = 0;
     for (uint32_t e = in_->row_ptr[v]; e < in_->row_ptr[v + 1]; ++e)
-      sum += rank_[in_->col_idx[e]] / out_degree_[in_->col_idx[e]];
+      sum += rank_[in_->col_idx[e]] / (*out_degree_)[in_->col_idx[e]];
     next[v] = (1.0 - p_.damping) / n + p_.damping * sum;
   }
+  std::shared_ptr<const std::vector<float>> result;
+  if (values_) result = std::make_shared<const std::vector<float>>(next.begin(), next.end());
+  auto d = std::make_shared<Data>(Data{in_, p_.threads_per_cta, in_row_ptr_, in_col_idx_, out_degree_base_,
+                                       rank_base_[iter_ % 2], rank_base_[(iter_ + 1) % 2], std::move(result)});
+  auto k = std::make_unique<KernelOf<PagerankWarp, Data>>("pagerank.iter" + std::to_string(iter_),
+                                                          ctas_for(in_->rows, p_.threads_per_cta),
+                                                          p_.threads_per_cta, std::move(d));
   rank_ = std::move(next);
   ++iter_;
   return k;

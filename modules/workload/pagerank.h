@@ -16,6 +16,9 @@
 // iteration has the same access pattern and the 8 MiB do not fit the L2 (iterations raises it).
 // size=small: R-MAT scale 12, edge factor 8, Graph500 probabilities, 4 iterations (~160k
 // instructions).
+// Values (kernel.h): in_row_ptr / in_col_idx are the in-edge CSR arrays, out_degree the out
+// degrees, rank0 = 1/n and rank1 = 0 at start; launch i's store writes rank_dst[v] = the rank the
+// host computes for iteration i (double, rounded to the kernel's float).
 #pragma once
 #include <memory>
 #include <vector>
@@ -61,12 +64,15 @@ class PagerankWorkload : public Workload {
   std::string name() const override { return "pagerank"; }
   std::unique_ptr<Kernel> next_kernel() override;
   const AddressSpace& address_space() const override { return space_; }
+  bool has_values() const override { return true; }
+  void enable_values() override { values_ = true; }
   const std::vector<double>& ranks() const { return rank_; }  // after the launches so far
 
  private:
   Params p_;
   std::shared_ptr<const CsrGraph> in_;  // in-edge CSR: row v lists the sources of arcs into v
-  std::vector<uint32_t> out_degree_;
+  std::shared_ptr<std::vector<uint32_t>> out_degree_;  // shared with the out_degree contents
+  bool values_ = false;
   std::vector<double> rank_;
   unsigned iter_ = 0;
   AddressSpace space_;

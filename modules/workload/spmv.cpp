@@ -8,7 +8,10 @@ struct SpmvWorkload::Data {
   std::shared_ptr<const CsrGraph> a;
   unsigned threads_per_cta;
   uint64_t row_ptr, col_idx, vals, x, y;  // array bases
+  bool values = false;                    // stores carry y[row]
 };
+
+float SpmvWorkload::x_value(uint64_t i) { return AddressSpace::hashed_unit(0x5b3f, i); }
 
 namespace {
 
@@ -16,6 +19,13 @@ enum Pc : uint32_t {
   kTid = 0x00, kBound = 0x10, kLdBegin = 0x20, kLdEnd = 0x30, kInit = 0x40,
   kLdCol = 0x50, kLdVal = 0x60, kLdX = 0x70, kFma = 0x80, kLoop = 0x90, kStY = 0xa0,
 };
+
+// y[r] as the thread computes it: float multiply-adds in the row's order.
+float row_sum(const CsrGraph& a, uint32_t r) {
+  float sum = 0.0f;
+  for (uint32_t e = a.row_ptr[r]; e < a.row_ptr[r + 1]; ++e) sum += a.value(e) * SpmvWorkload::x_value(a.col_idx[e]);
+  return sum;
+}
 
 class SpmvWarp final : public BufferedWarpStream {
  public:
@@ -56,7 +66,8 @@ class SpmvWarp final : public BufferedWarpStream {
       ++j_;
       return true;
     }
-    store(kStY, 4, valid_, [&](unsigned l) { return d_->y + 4 * (first_ + l); });  // y[row] = sum
+    store(kStY, 4, valid_, [&](unsigned l) { return d_->y + 4 * (first_ + l); },  // y[row] = sum
+          d_->values, [&](unsigned l) { return row_sum(a, static_cast<uint32_t>(first_ + l)); });
     return false;
   }
 
@@ -84,10 +95,21 @@ SpmvWorkload::SpmvWorkload(const Params& p, std::shared_ptr<const CsrGraph> matr
   d->x = space_.allocate("x", 4 * uint64_t(a.cols));
   d->y = space_.allocate("y", 4 * uint64_t(a.rows));
   d->a = std::move(matrix);
+  std::shared_ptr<const CsrGraph> m = d->a;
+  space_.set_contents("row_ptr", AddressSpace::words([m](uint64_t i) { return m->row_ptr[i]; }));
+  space_.set_contents("col_idx", AddressSpace::words([m](uint64_t i) { return m->col_idx[i]; }));
+  space_.set_contents("vals", AddressSpace::floats([m](uint64_t e) { return m->value(e); }));
+  space_.set_contents("x", AddressSpace::floats(x_value));
+  space_.set_contents("y", AddressSpace::zeros());
   d_ = std::move(d);
 }
 
 std::unique_ptr<Kernel> SpmvWorkload::launch(unsigned) {
+  if (values_ && !d_->values) {
+    auto d = std::make_shared<Data>(*d_);
+    d->values = true;
+    d_ = std::move(d);
+  }
   return std::make_unique<KernelOf<SpmvWarp, Data>>("spmv", ctas_for(d_->a->rows, d_->threads_per_cta),
                                                     d_->threads_per_cta, d_);
 }

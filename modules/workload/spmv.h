@@ -6,6 +6,9 @@
 // lanes whose row has more than j entries (divergence as on the GPU), so the loads of one
 // instruction are 4*row-length bytes apart (poorly coalesced), as in the real kernel.
 // Choices: 4-byte indices and floats; a pattern matrix still has a vals array (all ones).
+// Values (kernel.h): row_ptr, col_idx and vals are the matrix's CSR arrays, x[i] = x_value(i)
+// (a hashed float in [0, 1), as SHOC fills x with random values), y starts at 0; the store writes
+// y[r] = sum of vals[e] * x[col_idx[e]] in float, in the row's order (the kernel's own result).
 // Default input: a uniform random 131072 x 131072 matrix with 8 entries per row (1M nonzeros):
 // footprint 9.5 MiB, x alone 512 KiB (the whole L2), ~190k warp instructions. size=small: 16384
 // x 16384, 16 per row (2.2 MiB, ~45k instructions).
@@ -42,6 +45,8 @@ class SpmvWorkload : public SequenceWorkload {
   };
 
   SpmvWorkload(const Params& p, std::shared_ptr<const CsrGraph> matrix);
+  bool has_values() const override { return true; }
+  static float x_value(uint64_t i);  // x[i]
   struct Data;  // what the streams share (defined in the .cpp)
 
  protected:

@@ -10,6 +10,7 @@ struct Stencil2dWorkload::Data {
   unsigned rows, cols;
   Block2D grid;
   uint64_t src, dst, power;
+  std::shared_ptr<const std::vector<float>> result;  // values on: the grid this step stores
 };
 
 namespace {
@@ -57,7 +58,8 @@ class Stencil2dWarp final : public BufferedWarpStream {
     load(kLdE, 4, valid_, at(d_->src, 1, 0));
     load(kLdPower, 4, valid_, at(d_->power, 0, 0));
     for (unsigned i = 0; i < kMathOps; ++i) compute(kMath + 0x10 * i, valid_);
-    store(kStDst, 4, valid_, at(d_->dst, 0, 0));
+    store(kStDst, 4, valid_, at(d_->dst, 0, 0), d_->result != nullptr,
+          [&](unsigned l) { return (*d_->result)[cell(x_[l], y_[l])]; });
     return false;
   }
 
@@ -79,10 +81,34 @@ Stencil2dWorkload::Stencil2dWorkload(const Params& p)
   temp_[0] = space_.allocate("temp0", bytes);
   temp_[1] = space_.allocate("temp1", bytes);
   power_ = space_.allocate("power", bytes);
+  space_.set_contents("temp0", AddressSpace::floats(temp0_value));
+  space_.set_contents("temp1", AddressSpace::zeros());
+  space_.set_contents("power", AddressSpace::floats(power_value));
 }
 
 std::unique_ptr<Kernel> Stencil2dWorkload::launch(unsigned i) {
-  auto d = std::make_shared<const Data>(Data{p_.rows, p_.cols, grid_, temp_[i % 2], temp_[(i + 1) % 2], power_});
+  std::shared_ptr<const std::vector<float>> result;
+  if (values_) {  // the step on the host, with the kernel's clamped neighbours and float arithmetic
+    const unsigned rows = p_.rows, cols = p_.cols;
+    if (!cur_) {
+      auto t0 = std::make_shared<std::vector<float>>(uint64_t(rows) * cols);
+      for (uint64_t c = 0; c < t0->size(); ++c) (*t0)[c] = temp0_value(c);
+      cur_ = std::move(t0);
+    }
+    auto next = std::make_shared<std::vector<float>>(uint64_t(rows) * cols);
+    const std::vector<float>& t = *cur_;
+    for (unsigned y = 0; y < rows; ++y)
+      for (unsigned x = 0; x < cols; ++x) {
+        auto at = [&](unsigned xx, unsigned yy) { return t[uint64_t(yy) * cols + xx]; };
+        const float c = at(x, y), n = at(x, y ? y - 1 : 0), s = at(x, std::min(y + 1, rows - 1));
+        const float w = at(x ? x - 1 : 0, y), e = at(std::min(x + 1, cols - 1), y);
+        (*next)[uint64_t(y) * cols + x] = c + 0.1f * (n + s + w + e - 4.0f * c) + 0.01f * power_value(uint64_t(y) * cols + x);
+      }
+    result = next;
+    cur_ = std::move(next);
+  }
+  auto d = std::make_shared<const Data>(
+      Data{p_.rows, p_.cols, grid_, temp_[i % 2], temp_[(i + 1) % 2], power_, std::move(result)});
   return std::make_unique<KernelOf<Stencil2dWarp, Data>>("stencil2d.step" + std::to_string(i), grid_.ctas(),
                                                          grid_.threads(), std::move(d));
 }

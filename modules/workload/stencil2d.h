@@ -13,7 +13,15 @@
 // runs 60; every step has the same access pattern and the 12 MiB do not fit the L2, so more
 // steps only lengthen the run), 16 x 16 CTAs (hotspot's BLOCK_SIZE): footprint 12 MiB, ~1.2M
 // warp instructions. size=small: 256 x 256 cells, 4 steps (768 KiB, ~150k instructions).
+// Values (kernel.h): temp0 = 320 + 20 u and power = 0.5 u (u a hashed float in [0, 1): a
+// hotspot-like temperature and power map), temp1 starts at 0. Step i's store writes
+// out = c + 0.1 (n + s + w + e - 4 c) + 0.01 power (hotspot's shape, not its constants), which
+// the host computes from step i-1's result when the launch is made (values on: the host holds
+// the grid of the step running and the next one, two more copies of a temperature array).
 #pragma once
+#include <memory>
+#include <vector>
+
 #include "common/params.h"
 #include "workload/grid_kernel.h"
 
@@ -45,6 +53,9 @@ class Stencil2dWorkload : public SequenceWorkload {
   };
 
   explicit Stencil2dWorkload(const Params& p);
+  bool has_values() const override { return true; }
+  static float temp0_value(uint64_t i) { return 320.0f + 20.0f * AddressSpace::hashed_unit(0x7e, i); }
+  static float power_value(uint64_t i) { return 0.5f * AddressSpace::hashed_unit(0x90, i); }
   struct Data;  // what the streams of one launch share (defined in the .cpp)
 
  protected:
@@ -54,6 +65,7 @@ class Stencil2dWorkload : public SequenceWorkload {
   Params p_;
   Block2D grid_;
   uint64_t temp_[2] = {0, 0}, power_ = 0;
+  std::shared_ptr<const std::vector<float>> cur_;  // values on: the grid the next step reads
 };
 
 }  // namespace gpusc

@@ -8,6 +8,7 @@ struct TransposeWorkload::Data {
   Params p;
   Block2D grid;
   uint64_t in, out;
+  bool values = false;
 };
 
 namespace {
@@ -33,7 +34,8 @@ class TransposeWarp final : public BufferedWarpStream {
     compute(kY, exist_);
     compute(kBound, exist_);
     load(kLdIn, 4, valid_, [&](unsigned l) { return d_->in + 4 * (y_[l] * w + x_[l]); });
-    store(kStOut, 4, valid_, [&](unsigned l) { return d_->out + 4 * (x_[l] * h + y_[l]); });
+    store(kStOut, 4, valid_, [&](unsigned l) { return d_->out + 4 * (x_[l] * h + y_[l]); }, d_->values,
+          [&](unsigned l) { return TransposeWorkload::in_value(y_[l] * w + x_[l]); });
     return false;
   }
 
@@ -54,10 +56,17 @@ TransposeWorkload::TransposeWorkload(const Params& p) : SequenceWorkload("transp
   d->grid = Block2D::covering(p.width, p.height, p.block_x, p.block_y);
   d->in = space_.allocate("in", 4 * uint64_t(p.width) * p.height);
   d->out = space_.allocate("out", 4 * uint64_t(p.width) * p.height);
+  space_.set_contents("in", AddressSpace::floats(in_value));
+  space_.set_contents("out", AddressSpace::zeros());
   d_ = std::move(d);
 }
 
 std::unique_ptr<Kernel> TransposeWorkload::launch(unsigned) {
+  if (values_ && !d_->values) {
+    auto d = std::make_shared<Data>(*d_);
+    d->values = true;
+    d_ = std::move(d);
+  }
   return std::make_unique<KernelOf<TransposeWarp, Data>>("transpose", d_->grid.ctas(), d_->grid.threads(), d_);
 }
 

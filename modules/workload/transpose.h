@@ -9,6 +9,8 @@
 // on values.
 // Default: 1024 x 1024 (the CUDA SDK sample's size), 32 x 8 CTAs: footprint 8 MiB, ~160k warp
 // instructions. size=small: 512 x 512 (2 MiB, ~40k instructions).
+// Values (kernel.h): in[i] = a hashed float in [0, 1) (AddressSpace::hashed_unit), out starts at
+// 0; the store writes out[x * h + y] = in[y * w + x], the kernel's own result.
 #pragma once
 #include "common/params.h"
 #include "workload/grid_kernel.h"
@@ -38,6 +40,8 @@ class TransposeWorkload : public SequenceWorkload {
   };
 
   explicit TransposeWorkload(const Params& p);
+  bool has_values() const override { return true; }
+  static float in_value(uint64_t i) { return AddressSpace::hashed_unit(0x7a5e, i); }
   struct Data;  // what the streams share (defined in the .cpp)
 
  protected:

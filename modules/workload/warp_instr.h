@@ -28,6 +28,9 @@ struct WarpInstr {
   uint32_t active_mask = 0;                  // bit i = lane i active
   std::array<uint64_t, kWarpSize> addr{};    // byte address per lane, valid where active
   uint16_t compute_cycles = 0;               // Compute: issue latency [cycles]; 0 otherwise
+  // Store with access_bytes 4 of a workload whose values are enabled (kernel.h): the word lane l
+  // writes (a float's bit pattern for float arrays), valid where active; 0 otherwise.
+  std::array<uint32_t, kWarpSize> data{};
 
   bool is_memory() const { return op != Op::Compute; }
   bool lane_active(unsigned lane) const { return (active_mask >> lane) & 1u; }

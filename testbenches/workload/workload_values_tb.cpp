@@ -1,0 +1,187 @@
+// Real memory values (issue 19, "real data first"): a workload's arrays hold their real contents
+// at their addresses (AddressSpace contents sourcing a BackingStore), its stores carry the values
+// the algorithm computes, and a platform whose stage needs values refuses a workload without.
+// Expected values are worked out by hand for tiny inputs.
+#include <cstring>
+#include <map>
+#include <memory>
+#include <vector>
+
+#include <catch2/catch.hpp>
+
+#include "common/params.h"
+#include "mem/backing_store.h"
+#include "platforms/mesh_gpu/mesh_gpu.h"
+#include "platforms/mesh_gpu/presets.h"
+#include "workload/bfs.h"
+#include "workload/spmv.h"
+#include "workload/transpose.h"
+
+using namespace gpusc;
+using Catch::Matchers::Contains;
+
+namespace {
+
+// 3 x 3:  [2 0 1]
+//         [0 3 0]
+//         [4 5 6]
+std::shared_ptr<const CsrGraph> tiny_matrix() {
+  std::vector<CooEntry> e = {{0, 0, 2}, {0, 2, 1}, {1, 1, 3}, {2, 0, 4}, {2, 1, 5}, {2, 2, 6}};
+  return std::make_shared<const CsrGraph>(CsrGraph::from_coo(3, 3, e, true));
+}
+
+BackingStore store_of(const Workload& w) {
+  return BackingStore([space = w.address_space()](uint64_t a, unsigned n, unsigned char* d) {
+    space.read_contents(a, n, d);
+  });
+}
+
+uint32_t word_at(const BackingStore& s, uint64_t addr) {
+  uint32_t w;
+  unsigned char b[4];
+  s.read(addr, 4, b);
+  std::memcpy(&w, b, 4);
+  return w;
+}
+float float_at(const BackingStore& s, uint64_t addr) {
+  const uint32_t w = word_at(s, addr);
+  float f;
+  std::memcpy(&f, &w, 4);
+  return f;
+}
+
+// Every store of a launch: address -> word written (last writer in stream order).
+std::map<uint64_t, uint32_t> stores_of(const Kernel& k) {
+  std::map<uint64_t, uint32_t> out;
+  for (unsigned c = 0; c < k.num_ctas(); ++c)
+    for (unsigned w = 0; w < k.warps_per_cta(); ++w) {
+      auto s = k.warp(c, w);
+      WarpInstr in;
+      while (s->next(in))
+        if (in.op == WarpInstr::Op::Store)
+          for (unsigned l = 0; l < kWarpSize; ++l)
+            if (in.lane_active(l)) out[in.addr[l]] = in.data[l];
+    }
+  return out;
+}
+
+float as_float(uint32_t w) {
+  float f;
+  std::memcpy(&f, &w, 4);
+  return f;
+}
+
+}  // namespace
+
+TEST_CASE("values: the BackingStore holds a tiny matrix's CSR row pointers, column indices and values at their addresses",
+          "[values][spmv]") {
+  SpmvWorkload w(SpmvWorkload::Params{}, tiny_matrix());
+  REQUIRE(w.has_values());
+  const BackingStore s = store_of(w);
+  const AddressSpace& as = w.address_space();
+  const uint32_t row_ptr[] = {0, 2, 3, 6}, col_idx[] = {0, 2, 1, 0, 1, 2};
+  const float vals[] = {2, 1, 3, 4, 5, 6};
+  for (unsigned i = 0; i < 4; ++i) CHECK(word_at(s, as.base("row_ptr") + 4 * i) == row_ptr[i]);
+  for (unsigned i = 0; i < 6; ++i) {
+    CHECK(word_at(s, as.base("col_idx") + 4 * i) == col_idx[i]);
+    CHECK(float_at(s, as.base("vals") + 4 * i) == vals[i]);
+  }
+  for (unsigned i = 0; i < 3; ++i) {
+    CHECK(float_at(s, as.base("x") + 4 * i) == SpmvWorkload::x_value(i));
+    CHECK(float_at(s, as.base("y") + 4 * i) == 0.0f);
+  }
+  CHECK(word_at(s, as.base("row_ptr") + 16) == 0u);  // padding after the array reads as zero
+  CHECK(s.pages() == 0);                             // nothing materialised by reads
+}
+
+TEST_CASE("values: a write materialises its page from the source and keeps the rest of the page", "[values][store]") {
+  SpmvWorkload w(SpmvWorkload::Params{}, tiny_matrix());
+  BackingStore s = store_of(w);
+  const uint64_t y = w.address_space().base("y");
+  const unsigned char one[4] = {1, 0, 0, 0};
+  s.write(y, 4, one);
+  CHECK(s.pages() == 1);
+  CHECK(word_at(s, y) == 1u);
+  CHECK(word_at(s, w.address_space().base("col_idx") + 4) == 2u);  // same page, from the source
+}
+
+TEST_CASE("values: SpMV's stores write y = A x as computed by hand", "[values][spmv]") {
+  SpmvWorkload w(SpmvWorkload::Params{}, tiny_matrix());
+  w.enable_values();
+  auto k = w.next_kernel();
+  const auto st = stores_of(*k);
+  const uint64_t y = w.address_space().base("y");
+  auto x = SpmvWorkload::x_value;
+  REQUIRE(st.size() == 3);
+  CHECK(as_float(st.at(y + 0)) == 2.0f * x(0) + 1.0f * x(2));
+  CHECK(as_float(st.at(y + 4)) == 3.0f * x(1));
+  CHECK(as_float(st.at(y + 8)) == 4.0f * x(0) + 5.0f * x(1) + 6.0f * x(2));
+}
+
+TEST_CASE("values: without enable_values the same stores carry no data", "[values][spmv]") {
+  SpmvWorkload w(SpmvWorkload::Params{}, tiny_matrix());
+  const auto st = stores_of(*w.next_kernel());
+  REQUIRE(st.size() == 3);
+  for (const auto& [a, v] : st) CHECK(v == 0u);
+}
+
+TEST_CASE("values: BFS stores each level's depth and the changed flag (path 0-1-2 and arc 0-3)", "[values][bfs]") {
+  std::vector<CooEntry> e = {{0, 1}, {1, 0}, {1, 2}, {2, 1}, {0, 3}, {3, 0}};
+  auto g = std::make_shared<const CsrGraph>(CsrGraph::from_coo(4, 4, e, false));
+  BfsWorkload w(BfsWorkload::Params{}, g);
+  REQUIRE(w.has_values());
+  const BackingStore s = store_of(w);
+  const uint64_t level = w.address_space().base("level"), changed = w.address_space().base("changed");
+  CHECK(word_at(s, level) == 0u);
+  CHECK(word_at(s, level + 4) == BfsWorkload::kUnreached);
+  CHECK(word_at(s, w.address_space().base("col_idx") + 8) == 0u);  // row 1 = {0, 2}: col_idx[2] = 0
+  w.enable_values();
+  const auto l0 = stores_of(*w.next_kernel());
+  CHECK(l0.at(level + 4) == 1u);
+  CHECK(l0.at(level + 12) == 1u);
+  CHECK(l0.at(changed) == 1u);
+  CHECK(l0.count(level + 8) == 0);
+  const auto l1 = stores_of(*w.next_kernel());
+  CHECK(l1.at(level + 8) == 2u);
+}
+
+TEST_CASE("values: transpose stores out[x][y] = in[y][x]", "[values][transpose]") {
+  TransposeWorkload::Params p;
+  p.width = 3;
+  p.height = 2;
+  TransposeWorkload w(p);
+  w.enable_values();
+  const auto st = stores_of(*w.next_kernel());
+  const uint64_t out = w.address_space().base("out");
+  REQUIRE(st.size() == 6);
+  for (unsigned y = 0; y < 2; ++y)
+    for (unsigned x = 0; x < 3; ++x)
+      CHECK(as_float(st.at(out + 4 * (x * 2 + y))) == TransposeWorkload::in_value(y * 3 + x));
+}
+
+namespace {
+
+// A workload that gives no memory contents (has_values() is false).
+class NoValues final : public Workload {
+ public:
+  NoValues() { space_.allocate("a", 4096); }
+  std::string name() const override { return "no_values"; }
+  std::unique_ptr<Kernel> next_kernel() override { return nullptr; }
+  const AddressSpace& address_space() const override { return space_; }
+
+ private:
+  AddressSpace space_;
+};
+
+}  // namespace
+
+TEST_CASE("values: a data-filter platform on a workload without values is a clear error", "[values][platform]") {
+  NoValues w;
+  CHECK_FALSE(w.has_values());
+  CHECK_THROWS_WITH(w.address_space().read_contents(w.address_space().base("a"), 4, std::vector<unsigned char>(4).data()),
+                    Contains("has no contents"));
+  json cfg = mesh_gpu::preset("ics8x8");
+  apply_override(cfg, "mc.stages=[\"data_filter\"]");
+  const auto p = params_from_json<MeshGpu::Params>(cfg, "");
+  CHECK_THROWS_WITH(MeshGpu("gpu", p, w), Contains("has_values() is false") && Contains("no_values"));
+}
