@@ -7,8 +7,11 @@
 // SM numbering: the platform's SM s is block b's SM i for the blocks in the order given; CTA
 // groups (cta.policy = contiguous-groups) are the blocks unless group_of_sm says otherwise.
 // Summary: the figures below over all blocks, then the lines each memory-partition stage adds
-// (McStage::summarize) and those mechanisms register with add_summary(); the platform names no
-// mechanism.
+// (McStage::summarize), those the SM-side stages add (SmFrontStage::summarize) and those
+// mechanisms register with add_summary(); the platform names no mechanism.
+// SM-side stages (gpu/sm_front_stage.h): when any SM has one, a kernel boundary also waits until
+// every SM-side stage and every L1 is idle (a probe may still be looking up a peer L1), before the
+// L1 flush; without them the boundary is as before.
 #pragma once
 #include <cstdint>
 #include <functional>
