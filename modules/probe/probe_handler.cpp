@@ -89,7 +89,9 @@ ProbeHandler::ProbeHandler(sc_core::sc_module_name name, const Params& p, ClockD
       overflow_(stats_.counter("incoming_overflow", Unit::Count, "probes taken while the incoming queue was full")),
       l2_reply_bytes_(stats_.counter("l2_reply_bytes", Unit::Bytes, "read reply bytes from the L2 used by the L1")),
       remote_reply_bytes_(stats_.counter("remote_reply_bytes", Unit::Bytes, "read reply bytes from remote L1s used")),
-      refusals_(stats_.counter("refusals", Unit::Count, "times the core started refusing probes (queue full)")) {
+      refusals_(stats_.counter("refusals", Unit::Count, "times the core started refusing probes (queue full)")),
+      ni_deflections_(stats_.counter("ni_deflections", Unit::Count,
+                                     "probes passed on without a lookup: incoming queue full (deflection = ni)")) {
   if (p_.s > p_.c)
     error(this->name(), "parameter 'sm_front.stage_params.probe.s' = ", p_.s, " probes cannot split C = ", p_.c,
           " targets: it must be <= c");
@@ -119,7 +121,7 @@ uint64_t ProbeHandler::stat(const char* n) const {
       {"data_replies_sent", &data_sent_}, {"data_replies_received", &data_received_},
       {"remote_answers", &remote_answers_}, {"selective_l2_answers", &l2_answers_},
       {"dropped_probe_data", &dropped_data_}, {"dropped_l2_replies", &dropped_l2_}, {"incoming_overflow", &overflow_},
-      {"l2_reply_bytes", &l2_reply_bytes_}, {"remote_reply_bytes", &remote_reply_bytes_}, {"refusals", &refusals_}};
+      {"l2_reply_bytes", &l2_reply_bytes_}, {"remote_reply_bytes", &remote_reply_bytes_}, {"refusals", &refusals_}, {"ni_deflections", &ni_deflections_}};
   for (const auto& [k, c] : all)
     if (s == k) return c->value();
   error(name(), "no counter '", s, "'");
@@ -252,6 +254,18 @@ void ProbeHandler::take_peer(uint64_t cycle) {
     }
     if (!x->h.n_targets) error(name(), "a probe of core ", unsigned(x->h.requester), " reached core ", core_,
                                ", which is not among its targets");
+    if (p_.deflection == "ni" && incoming_q_.size() >= p_.incoming_queue) {  // busy: skipped, passed on
+      const ProbeStep st = visit(x->h, false);
+      MemExt& e = mem_ext(gp, name());
+      e.dst = fabric_.node_of(st.dest);
+      if (st.kind == ProbeStep::Return) {
+        e.kind = MemKind::Nack;
+        x->role = ProbeExt::Role::Return;
+      }
+      fwd_q_.push_back(&gp);
+      ++ni_deflections_;
+      continue;
+    }
     ++probes_received_;
     if (incoming_q_.size() >= p_.incoming_queue) ++overflow_;
     incoming_q_.push_back(&gp);
@@ -283,7 +297,7 @@ void ProbeHandler::own_return(Payload& gp) {
 }
 
 void ProbeHandler::update_refusal() {
-  const bool want = p_.deflection && incoming_q_.size() >= p_.incoming_queue;
+  const bool want = p_.deflection == "router" && incoming_q_.size() >= p_.incoming_queue;
   if (want == refusing_) return;
   refusing_ = want;
   if (want) ++refusals_;
@@ -460,6 +474,7 @@ void ProbeHandler::summarize(json& s, const std::vector<const SmFrontStage*>& al
          oracle = 0, received = 0;
   double timeouts = 0, releases = 0, tp = 0, fp = 0, fn = 0;
   std::set<const ProbeFabric*> fabrics;
+  uint64_t ni_deflections = 0;
   for (const SmFrontStage* st : all) {
     const auto& h = dynamic_cast<const ProbeHandler&>(*st);
     reads += double(h.read_misses_.value());
@@ -479,8 +494,9 @@ void ProbeHandler::summarize(json& s, const std::vector<const SmFrontStage*>& al
     fp += double(h.predictor_.false_pos());
     fn += double(h.predictor_.false_neg());
     fabrics.insert(&h.fabric_);
+    ni_deflections += h.ni_deflections_.value();
   }
-  uint64_t deflections = 0;
+  uint64_t deflections = ni_deflections;
   for (const ProbeFabric* f : fabrics) deflections += f->deflections();
   char cfg[96];
   std::snprintf(cfg, sizeof cfg, "%s(%u,%u,%g) %s selector", p_.sharing == "predictor" ? "RP" : "IP", p_.c, p_.s, p_.p,

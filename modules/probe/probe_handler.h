@@ -20,11 +20,16 @@
 // counted). Writes and atomics are never probed or answered by a probe.
 // Incoming probes wait in the incoming queue; the head asks the L1 for a peer lookup
 // (Cache::peer_lookup: served only in a cycle whose lookup slot local accesses leave free), one
-// at a time. When the incoming queue holds `incoming_queue` probes the handler sets its NI's
-// refusal flag and the router deflects further probes (ProbeFabric); probes already on their way
-// are still taken (the queue may briefly exceed its size: counted as incoming_overflow), so the
-// request network never blocks at an SM. A lookup waits while its result's queue (replies to
-// incoming probes / forwarded probes) is full.
+// at a time. Deflection (§III-F) when the incoming queue holds `incoming_queue` probes:
+//   deflection = ni (default): the core still ejects an arriving probe but passes it straight to
+//     its forwarded-probe queue without a lookup (to its next target, or back to its requester);
+//   deflection = router: the handler sets its NI's refusal flag and the router redirects further
+//     probes (ProbeFabric's HeadHook), the paper's mechanism. On hpca6x6 (1 VC per port, XY) the
+//     turns a redirect adds can deadlock the request network (seen on 2mm / spmv small runs), so
+//     it is not the default; probes already on their way are still taken (incoming_overflow);
+//   deflection = off: probes queue without bound.
+// Either way the request network never blocks at an SM (probes are always ejected). A lookup
+// waits while its result's queue (replies to incoming probes / forwarded probes) is full.
 // Timing: messages handed over in cycle c are handled from cycle c + 1 (ClockDomain latching);
 // at most one message enters the request network per cycle (the arbiter), one enters the reply
 // network, one goes to the L1, one L1 message is classified per cycle.
@@ -90,7 +95,7 @@ class ProbeHandler : public sc_core::sc_module, public SmFrontStage, private Tic
     unsigned l1_queue = 4;              // messages from the L1 waiting to be classified [messages]
     unsigned nonshared_queue = 4;       // non-shared requests waiting for injection [messages]
     unsigned up_queue = 8;              // messages from the reply network waiting for the L1 [messages]
-    bool deflection = true;             // probe deflection at full cores (§III-F)
+    std::string deflection = "ni";      // ni | router | off: where a full core's probes are deflected
     uint64_t seed = 1;                  // selector and probe-count draws (per core: seed + core)
     SharingPredictor::Params predictor;
     template <class F> static void describe(F&& f) {
@@ -112,7 +117,10 @@ class ProbeHandler : public sc_core::sc_module, public SmFrontStage, private Tic
       GPUSC_PARAM_R(l1_queue, 1, 4096, "messages from the L1 waiting to be classified [messages]");
       GPUSC_PARAM_R(nonshared_queue, 1, 4096, "non-shared requests waiting for injection [messages]");
       GPUSC_PARAM_R(up_queue, 1, 4096, "reply-network messages waiting for the L1 [messages]");
-      GPUSC_PARAM(deflection, "deflect probes at a core whose incoming queue is full (000 §III-F)");
+      GPUSC_PARAM_C(deflection, "ni|router|off",
+                    "deflect probes arriving at a core whose incoming queue is full (000 §III-F): ni = the core takes "
+                    "the probe and sends it straight on (no lookup), router = its router redirects it (HeadHook; with "
+                    "1 VC and XY routing the extra turns can deadlock the request network), off = queue them");
       GPUSC_PARAM(seed, "seed of the selector and probe-count draws (core i uses seed + i)");
       GPUSC_PARAM(predictor, "PC-based sharing predictor (sharing = predictor)");
     }
@@ -201,7 +209,7 @@ class ProbeHandler : public sc_core::sc_module, public SmFrontStage, private Tic
   Counter &read_misses_, &oracle_shared_, &probed_misses_, &nonshared_, &writes_atomics_, &probes_sent_,
       &probes_received_, &lookups_, &lookup_hits_, &forwarded_, &returns_, &nacks_, &skipped_, &data_sent_,
       &data_received_, &remote_answers_, &l2_answers_, &dropped_data_, &dropped_l2_, &overflow_,
-      &l2_reply_bytes_, &remote_reply_bytes_, &refusals_;
+      &l2_reply_bytes_, &remote_reply_bytes_, &refusals_, &ni_deflections_;
 };
 
 }  // namespace probe

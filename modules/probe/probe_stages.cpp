@@ -18,7 +18,7 @@ void register_probe_stages(SmFrontRegistry& registry) {
   };
   e.shared = [](const json& params, const SmFrontBlockContext& b) -> std::unique_ptr<SmFrontShared> {
     const auto p = params_from_json<ProbeHandler::Params>(params, "sm_front.stage_params.probe");
-    return std::make_unique<probe::ProbeFabric>(b, p.deflection);
+    return std::make_unique<probe::ProbeFabric>(b, p.deflection == "router");
   };
   e.make = [](const char* name, const json& params, const SmFrontContext& c) -> std::unique_ptr<SmFrontStage> {
     const auto p = params_from_json<ProbeHandler::Params>(params, "sm_front.stage_params.probe");
