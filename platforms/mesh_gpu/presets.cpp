@@ -69,6 +69,9 @@ std::string listing() {
   os << "memory-partition stages (mc.stages, NI side first; parameters: mc.stage_params.NAME.KEY):\n";
   const McStageRegistry stages = paper_mc_stages();
   for (const auto& n : stages.names()) row(os, n, stages.at(n, "mesh_gpu").description);
+  os << "SM-side stages (sm_front.stages, L1 side first; parameters: sm_front.stage_params.NAME.KEY):\n";
+  const SmFrontRegistry front = paper_sm_front_stages();
+  for (const auto& n : front.names()) row(os, n, front.at(n, "mesh_gpu").description);
   os << "workloads (--kernel NAME; parameters: --set workload.params.KEY=VALUE):\n";
   for (const auto& n : workload_names()) row(os, n, workload_description(n));
   return os.str();
