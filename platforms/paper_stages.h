@@ -8,6 +8,7 @@
 // stage is "unknown" in one binary yet present in another. A value also keeps two platforms in
 // one process (or a testbench with its own test stages) from sharing a mutable global.
 #pragma once
+#include "gpu/sm_front_stage.h"
 #include "mem/mc_stage.h"
 
 namespace gpusc {
@@ -15,5 +16,8 @@ namespace gpusc {
 // Every memory-partition stage of the paper folders: "pcu" (coalesce, paper 001) and
 // "data_filter" (critical, paper 002).
 McStageRegistry paper_mc_stages();
+
+// Every SM-side stage of the paper folders (gpu/sm_front_stage.h): "probe" (probe, paper 000).
+SmFrontRegistry paper_sm_front_stages();
 
 }  // namespace gpusc

@@ -50,13 +50,18 @@ void catalog_row(std::ostringstream& os, const std::string& name, const std::str
   os << line << "\n";
 }
 
-std::string catalog_listing(const PresetTexts& texts, const std::string& program) {
+std::string catalog_listing(const PresetTexts& texts, const std::string& program, bool sm_front_stages) {
   std::ostringstream os;
   os << "presets and overlays (--preset NAME[+OVERLAY...]):\n";
   for (const auto& [n, text] : texts) catalog_row(os, n, preset_description(texts, n, program));
   os << "memory-partition stages (mc.stages, NI side first; parameters: mc.stage_params.NAME.KEY):\n";
   const McStageRegistry stages = paper_mc_stages();
   for (const auto& n : stages.names()) catalog_row(os, n, stages.at(n, program).description);
+  if (sm_front_stages) {
+    os << "SM-side stages (sm_front.stages, L1 side first; parameters: sm_front.stage_params.NAME.KEY):\n";
+    const SmFrontRegistry front = paper_sm_front_stages();
+    for (const auto& n : front.names()) catalog_row(os, n, front.at(n, program).description);
+  }
   os << "workloads (--kernel NAME; parameters: --set workload.params.KEY=VALUE):\n";
   for (const auto& n : workload_names()) catalog_row(os, n, workload_description(n));
   return os.str();

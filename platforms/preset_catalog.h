@@ -2,7 +2,8 @@
 //   * presets: JSON texts compiled in (name -> text); "base+overlay+..." merges them in order
 //     (JSON merge patch; a list is replaced by a later layer); "description" is not config;
 //     "sources" (where each number comes from) is documentation, not config either;
-//   * the catalog --list prints: presets and overlays, memory-partition stages, workloads.
+//   * the catalog --list prints: presets and overlays, memory-partition (and SM-side) stages,
+//     workloads.
 // The command line itself is platforms/run_options.h.
 #pragma once
 #include <cstdint>
@@ -25,7 +26,8 @@ std::string preset_description(const PresetTexts& texts, const std::string& name
 // "  name        text", text wrapped at `width` columns under its first column.
 void catalog_row(std::ostringstream& os, const std::string& name, const std::string& text, size_t width = 100);
 // The --list text of a platform: every stored preset and overlay, every memory-partition stage
-// of the paper folders, every workload, each with its line.
-std::string catalog_listing(const PresetTexts& texts, const std::string& program);
+// of the paper folders (and their SM-side stages when the platform takes sm_front), every
+// workload, each with its line.
+std::string catalog_listing(const PresetTexts& texts, const std::string& program, bool sm_front_stages = false);
 
 }  // namespace gpusc::cli

@@ -50,16 +50,28 @@ Cache::Params GpuBlock::Params::l1_defaults() {
   return c;
 }
 
-GpuBlock::Params GpuBlock::checked(const Params& p, const McStageRegistry& stages, const std::string& where) {
+GpuBlock::Params GpuBlock::checked(const Params& p, const McStageRegistry& stages, const SmFrontRegistry* front,
+                                   const std::string& where) {
   validate(p, where);
   Params q = p;
   q.mc = MemoryPartition::Params::with_stage_defaults(p.mc, stages, "mc");
+  q.sm_front = SmFrontParams::with_defaults(p.sm_front, front ? *front : SmFrontRegistry{}, "sm_front");
   return q;
+}
+
+void GpuBlock::build_front_shared(const SmFrontRegistry& front) {
+  std::vector<unsigned> ids;
+  for (unsigned n : sm_nodes_) ids.push_back(base_ + n);
+  const SmFrontBlockContext ctx{clocks_.core, ids, base_, *req_net_, reply_net(), req_vnet(), rep_vnet(), ids_};
+  for (const std::string& s : p_.sm_front.stages) {
+    const SmFrontRegistry::Entry& e = front.at(s, "sm_front.stages");
+    if (e.shared) front_shared_[s] = e.shared(p_.sm_front.stage_params.at(s), ctx);
+  }
 }
 
 GpuBlock::GpuBlock(sc_core::sc_module_name name, const Params& p, Context ctx)
     : sc_core::sc_module(name),
-      p_(checked(p, ctx.stages, this->name())),
+      p_(checked(p, ctx.stages, ctx.front, this->name())),
       clocks_(ctx.clocks),
       mapper_(ctx.mapper),
       ids_(ctx.ids),
@@ -80,8 +92,17 @@ GpuBlock::GpuBlock(sc_core::sc_module_name name, const Params& p, Context ctx)
   place_nodes();
   base_ = ids_.add_block(p_.nodes());
   build_networks();
+  SmNode::Front front;
+  if (!p_.sm_front.stages.empty()) {
+    build_front_shared(*ctx.front);
+    front.params = &p_.sm_front;
+    front.registry = ctx.front;
+    front.sms = p_.sms;
+    for (auto& [n, sh] : front_shared_) front.shared[n] = sh.get();
+  }
   sms_.init(p_.sms, [&](const char* nm, size_t i) {
-    return new SmNode(nm, p_.sm, p_.l1, clocks_.core, base_ + sm_nodes_[i]);
+    front.index = static_cast<unsigned>(i);
+    return new SmNode(nm, p_.sm, p_.l1, clocks_.core, base_ + sm_nodes_[i], front);
   });
   mcs_.init(p_.mcs, [&](const char* nm, size_t i) {
     return new MemoryPartition(nm, p_.mc, clocks_.core, clocks_.dram, base_ + mc_nodes_[i], map_, ctx.stages);
@@ -200,7 +221,12 @@ void GpuBlock::wire_sm(unsigned i) {
     e.dst = ids_.partition_node(mapper_.map(gp.get_address(), group).partition, "gpu.l1");
   });
 
-  close_unused(req_ni(node).out[req_vnet()], rep_ni(node).in[rep_vnet()]);  // SMs take no requests, send no replies
+  if (sm.peer_in()) {  // an SM-side stage takes the node's peer traffic (requests in, replies out)
+    req_ni(node).out[req_vnet()].bind(*sm.peer_in());
+    sm.peer_out()->bind(rep_ni(node).in[rep_vnet()]);
+  } else {
+    close_unused(req_ni(node).out[req_vnet()], rep_ni(node).in[rep_vnet()]);  // SMs take no requests, send no replies
+  }
 
   req_ni(node).in[req_vnet()].set_tap([this, id](tlm::tlm_generic_payload& gp) {
     ++request_packets_in_;

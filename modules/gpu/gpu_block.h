@@ -29,6 +29,7 @@
 // side) and here (reply latency, AMAT); the link time between blocks falls in the reply latency.
 #pragma once
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -42,6 +43,7 @@
 #include "common/params.h"
 #include "common/stats.h"
 #include "gpu/node_numbering.h"
+#include "gpu/sm_front_stage.h"
 #include "gpu/sm_node.h"
 #include "mem/cache.h"
 #include "mem/mc_stage.h"
@@ -63,6 +65,7 @@ class GpuBlock : public sc_core::sc_module {
     SmCore::Params sm;
     Cache::Params l1 = l1_defaults();
     MemoryPartition::Params mc;
+    SmFrontParams sm_front;             // SM-side stages between each L1 and the NIs (none)
     template <class F> static void describe(F&& f) {
       using S = Params;
       GPUSC_PARAM_R(sms, 1, 1 << 16, "streaming multiprocessors [count] (the network limits the node count)");
@@ -74,6 +77,7 @@ class GpuBlock : public sc_core::sc_module {
       GPUSC_PARAM(sm, "SM core");
       GPUSC_PARAM(l1, "L1 data cache (write-through, no write-allocate)");
       GPUSC_PARAM(mc, "memory partition");
+      GPUSC_PARAM(sm_front, "SM-side stages of every SM node (gpu/sm_front_stage.h)");
     }
     static noc::Network::Params noc_defaults();  // paper 001 Table 1's 8x8 mesh
     static Cache::Params l1_defaults();          // 16 KB, 4-way, 128 B lines, write-through
@@ -94,6 +98,9 @@ class GpuBlock : public sc_core::sc_module {
     const McStageRegistry& stages;
     unsigned group = 0;               // mapper group (first touch) of every SM, unless...
     std::vector<unsigned> sm_groups;  // ... given per SM here
+    // Builds the SM-side stages Params::sm_front names; nullptr: an empty registry (a chain
+    // naming a stage is then an error).
+    const SmFrontRegistry* front = nullptr;
   };
   enum Class : unsigned { kRequest = 0, kReply = 1 };
 
@@ -153,7 +160,9 @@ class GpuBlock : public sc_core::sc_module {
   void set_observers(Observers o) { obs_ = std::move(o); }
 
  private:
-  static Params checked(const Params& p, const McStageRegistry& stages, const std::string& where);
+  static Params checked(const Params& p, const McStageRegistry& stages, const SmFrontRegistry* front,
+                        const std::string& where);
+  void build_front_shared(const SmFrontRegistry& front);
   void place_nodes();
   void build_networks();
   void wire_sm(unsigned i);
@@ -176,6 +185,7 @@ class GpuBlock : public sc_core::sc_module {
   sc_core::sc_vector<SmNode> sms_;
   sc_core::sc_vector<MemoryPartition> mcs_;
   std::vector<std::unique_ptr<sc_core::sc_module>> unused_;
+  std::map<std::string, std::unique_ptr<SmFrontShared>> front_shared_;  // per SM-side stage name
   Observers obs_;
 
   StatGroup stats_;

@@ -40,6 +40,16 @@ Platform::Platform(ClockDomain& core, Workload& workload, std::vector<GpuBlock*>
     for (GpuBlock* b : blocks_) b->attach_values(*values_);
   }
   cta_ = std::make_unique<CtaScheduler>("cta", cta, core_, workload, cores_, group_of_sm);
+  bool front = false;
+  for (GpuBlock* b : blocks_)
+    for (unsigned i = 0; i < b->sm_count(); ++i) front |= b->sm(i).front_count() > 0;
+  if (front)  // SM-side stages may still have messages in flight (peer lookups into L1s)
+    cta_->set_drain_check([this] {
+      for (GpuBlock* b : blocks_)
+        for (unsigned i = 0; i < b->sm_count(); ++i)
+          if (!b->sm(i).front_idle() || !b->sm(i).l1().idle()) return false;
+      return true;
+    });
   cta_->set_on_kernel_boundary([this](unsigned k) {
     for (GpuBlock* b : blocks_) b->flush_l1s();  // L1s are not coherent: invalidate between kernels
     for (const auto& f : boundary_) f(k);
@@ -60,6 +70,18 @@ json Platform::mechanism_summary() const {
   for (const GpuBlock* b : blocks_)
     for (unsigned i = 0; i < b->mc_count(); ++i) partitions.push_back(&b->mc(i));
   MemoryPartition::summarize_stages(s, partitions);
+  // SM-side stages: per stage name, in the first SM's chain order, over every SM of the platform.
+  const SmNode& first = blocks_[0]->sm(0);
+  for (size_t k = 0; k < first.front_count(); ++k) {
+    std::vector<const SmFrontStage*> all;
+    for (const GpuBlock* b : blocks_)
+      for (unsigned i = 0; i < b->sm_count(); ++i) {
+        const SmNode& n = b->sm(i);
+        for (size_t j = 0; j < n.front_count(); ++j)
+          if (n.front_names()[j] == first.front_names()[k]) all.push_back(&n.front(j));
+      }
+    first.front(k).summarize(s, all);
+  }
   for (const auto& f : summaries_) f(s);
   return s;
 }

@@ -7,14 +7,17 @@
 // SM numbering: the platform's SM s is block b's SM i for the blocks in the order given; CTA
 // groups (cta.policy = contiguous-groups) are the blocks unless group_of_sm says otherwise.
 // Summary: the figures below over all blocks, then the lines each memory-partition stage adds
-// (McStage::summarize) and those mechanisms register with add_summary(); the platform names no
-// mechanism.
+// (McStage::summarize), those the SM-side stages add (SmFrontStage::summarize) and those
+// mechanisms register with add_summary(); the platform names no mechanism.
 // Memory contents (issue 19): when a block needs them (GpuBlock::needs_values: a memory-partition
 // stage reads line contents), the platform owns the memory image: a BackingStore sourced lazily
 // from the workload's AddressSpace contents, after enable_values() so the stores carry their
 // words, attached to every block. A workload without values (Workload::has_values false) is
 // then an error at construction, naming the workload and the stage's need. Otherwise nothing is
 // built and nothing carries data.
+// SM-side stages (gpu/sm_front_stage.h): when any SM has one, a kernel boundary also waits until
+// every SM-side stage and every L1 is idle (a probe may still be looking up a peer L1), before the
+// L1 flush; without them the boundary is as before.
 #pragma once
 #include <cstdint>
 #include <functional>

@@ -81,6 +81,7 @@ bool CtaScheduler::tick(uint64_t cycle) {
     if (kernel_) {
       if (!std::all_of(sms_.begin(), sms_.end(), [](const SmCore* s) { return s->idle(); }))
         return true;  // the last CTAs' memory traffic is still draining
+      if (drain_check_ && !drain_check_()) return true;
       kernel_.reset();
       if (on_boundary_) on_boundary_(kernel_id_);
     }

@@ -64,6 +64,10 @@ class CtaScheduler : public sc_core::sc_module, private Tickable {
   CtaScheduler& operator=(const CtaScheduler&) = delete;
 
   void set_on_kernel_boundary(KernelHook f) { on_boundary_ = std::move(f); }
+  // An extra condition for a kernel boundary, asked with every SM idle: false keeps the kernel
+  // open (checked again next cycle), e.g. while units in front of the L1s still have messages
+  // in flight (gpu/platform.h). Unset: SM idleness alone.
+  void set_drain_check(std::function<bool()> f) { drain_check_ = std::move(f); }
 
   bool done() const { return done_; }
   const sc_core::sc_event& finished() const { return finished_; }
@@ -99,6 +103,7 @@ class CtaScheduler : public sc_core::sc_module, private Tickable {
   uint64_t finish_cycle_ = 0;
   sc_core::sc_event finished_;
   KernelHook on_boundary_;
+  std::function<bool()> drain_check_;
 
   StatGroup stats_;
   Counter& kernels_;

@@ -7,8 +7,9 @@ namespace gpusc {
 
 namespace {
 
-MeshGpu::Params with_stage_defaults(MeshGpu::Params p, const McStageRegistry& stages) {
+MeshGpu::Params with_stage_defaults(MeshGpu::Params p, const McStageRegistry& stages, const SmFrontRegistry& front) {
   p.mc = MemoryPartition::Params::with_stage_defaults(p.mc, stages, "mc");
+  p.sm_front = SmFrontParams::with_defaults(p.sm_front, front, "sm_front");
   return p;
 }
 
@@ -45,18 +46,25 @@ GpuBlock::Params MeshGpu::block_params(const Params& p) {
   b.sm = p.sm;
   b.l1 = p.l1;
   b.mc = p.mc;
+  b.sm_front = p.sm_front;
   return b;
 }
 
-MeshGpu::MeshGpu(const std::string& name, const Params& p, Workload& workload, const McStageRegistry& stages)
-    : p_(with_stage_defaults(p, stages)),
+GpuBlock::Context MeshGpu::block_context(const McStageRegistry& stages, const SmFrontRegistry& front) {
+  GpuBlock::Context c{{core_, noc_clk_, dram_clk_}, *mapper_, ids_, stages, 0, group_of_sm_};
+  c.front = &front;
+  return c;
+}
+
+MeshGpu::MeshGpu(const std::string& name, const Params& p, Workload& workload, const McStageRegistry& stages,
+                 const SmFrontRegistry& front)
+    : p_(with_stage_defaults(p, stages, front)),
       core_("core_clk", p.core_mhz),
       noc_clk_("noc_clk", p.noc_mhz),
       dram_clk_("dram_clk", p.dram_mhz),
       mapper_(build_mapper(p, name)),
       group_of_sm_(groups_of_sms(p)),
-      block_(name.c_str(), block_params(p_),
-             GpuBlock::Context{{core_, noc_clk_, dram_clk_}, *mapper_, ids_, stages, 0, group_of_sm_}),
+      block_(name.c_str(), block_params(p_), block_context(stages, front)),
       platform_(core_, workload, {&block_}, p_.cta, group_of_sm_) {}
 
 }  // namespace gpusc

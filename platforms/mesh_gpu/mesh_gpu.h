@@ -56,6 +56,7 @@ class MeshGpu {
     Cache::Params l1 = l1_defaults();
     MemoryPartition::Params mc;
     CtaScheduler::Params cta;
+    SmFrontParams sm_front;             // SM-side stages of every SM (none)
     template <class F> static void describe(F&& f) {
       using S = Params;
       GPUSC_PARAM_R(sms, 1, 1 << 16, "streaming multiprocessors [count] (the network limits the node count)");
@@ -76,15 +77,19 @@ class MeshGpu {
       GPUSC_PARAM(l1, "L1 data cache (write-through, no write-allocate)");
       GPUSC_PARAM(mc, "memory partition");
       GPUSC_PARAM(cta, "CTA scheduler");
+      GPUSC_PARAM(sm_front, "SM-side stages between each L1 and the network interfaces (gpu/sm_front_stage.h; "
+                            "e.g. [\"probe\"], paper 000)");
     }
     static noc::Network::Params noc_defaults() { return GpuBlock::Params::noc_defaults(); }
     static Cache::Params l1_defaults() { return GpuBlock::Params::l1_defaults(); }
   };
 
-  // `stages` builds the memory-partition stages p.mc.stages names (used during construction).
+  // `stages` builds the memory-partition stages p.mc.stages names, `front` the SM-side stages
+  // p.sm_front.stages names (both used during construction).
   // `name` names the block (its units' statistics are name.sm_0.core..., name.mc_0...).
   MeshGpu(const std::string& name, const Params& p, Workload& workload,
-          const McStageRegistry& stages = paper_mc_stages());
+          const McStageRegistry& stages = paper_mc_stages(),
+          const SmFrontRegistry& front = paper_sm_front_stages());
   MeshGpu(const MeshGpu&) = delete;
   MeshGpu& operator=(const MeshGpu&) = delete;
 
@@ -92,7 +97,8 @@ class MeshGpu {
   // Returns true when the workload finished.
   bool run(uint64_t max_cycles) { return platform_.run(max_cycles); }
 
-  // The effective configuration: p with every memory-partition stage's parameters filled in.
+  // The effective configuration: p with every memory-partition and SM-side stage's parameters
+  // filled in.
   const Params& params() const { return p_; }
   ClockDomain& core_clock() { return core_; }
   unsigned sm_count() const { return p_.sms; }
@@ -121,6 +127,7 @@ class MeshGpu {
  private:
   static std::unique_ptr<AddressMapper> build_mapper(const Params& p, const std::string& where);
   static GpuBlock::Params block_params(const Params& p);
+  GpuBlock::Context block_context(const McStageRegistry& stages, const SmFrontRegistry& front);
 
   const Params p_;
   ClockDomain core_, noc_clk_, dram_clk_;

@@ -19,6 +19,6 @@ std::string preset_description(const std::string& name) {
   return cli::preset_description(preset_texts(), name, "mesh_gpu");
 }
 
-std::string listing() { return cli::catalog_listing(preset_texts(), "mesh_gpu"); }
+std::string listing() { return cli::catalog_listing(preset_texts(), "mesh_gpu", /*sm_front_stages=*/true); }
 
 }  // namespace gpusc::mesh_gpu

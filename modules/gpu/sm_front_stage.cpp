@@ -1,0 +1,57 @@
+#include "gpu/sm_front_stage.h"
+
+#include "common/report.h"
+
+namespace gpusc {
+
+void SmFrontStage::summarize(json&, const std::vector<const SmFrontStage*>&) const {}
+
+void SmFrontRegistry::add(const std::string& name, Entry e) {
+  if (name.empty()) error("gpusc.sm_front", "an SM-side stage needs a name");
+  if (!e.params || !e.make)
+    error("gpusc.sm_front", "SM-side stage '", name, "' is added without a parameter or a build function");
+  if (!entries_.emplace(name, std::move(e)).second)
+    error("gpusc.sm_front", "SM-side stage '", name, "' is added twice to one registry");
+}
+
+std::vector<std::string> SmFrontRegistry::names() const {
+  std::vector<std::string> n;
+  for (const auto& [k, e] : entries_) n.push_back(k);
+  return n;
+}
+
+const SmFrontRegistry::Entry& SmFrontRegistry::at(const std::string& name, const std::string& where) const {
+  const auto it = entries_.find(name);
+  if (it == entries_.end()) {
+    std::string known;
+    for (const auto& [k, e] : entries_) known += (known.empty() ? "" : ", ") + k;
+    error("gpusc.params", "unknown SM-side stage '", name, "' in ", where, "; known stages: ",
+          known.empty() ? "none (this registry is empty)" : known);
+  }
+  return it->second;
+}
+
+SmFrontParams SmFrontParams::with_defaults(const SmFrontParams& p, const SmFrontRegistry& registry,
+                                           const std::string& where) {
+  SmFrontParams q = p;
+  q.stage_params = json::object();
+  for (size_t i = 0; i < p.stages.size(); ++i) {
+    const std::string& s = p.stages[i];
+    for (size_t j = 0; j < i; ++j)
+      if (p.stages[j] == s)
+        error("gpusc.params", "stage '", s, "' is listed twice in ", where, ".stages; a chain holds each stage once");
+    const SmFrontRegistry::Entry& e = registry.at(s, where + ".stages");
+    const auto given = p.stage_params.find(s);
+    q.stage_params[s] = e.params(given == p.stage_params.end() ? json::object() : *given, where + ".stage_params." + s);
+  }
+  for (const auto& [name, value] : p.stage_params.items())
+    if (!q.stage_params.contains(name)) {
+      std::string listed;
+      for (const auto& s : p.stages) listed += (listed.empty() ? "" : ", ") + s;
+      error("gpusc.params", where, ".stage_params.", name, " configures a stage that is not in ", where, ".stages (",
+            listed.empty() ? "empty" : listed, "); add it to the list or remove the key");
+    }
+  return q;
+}
+
+}  // namespace gpusc
