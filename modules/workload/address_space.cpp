@@ -19,7 +19,7 @@ uint64_t AddressSpace::allocate(const std::string& name, uint64_t bytes) {
   const uint64_t base = next_;
   const uint64_t slot = std::max<uint64_t>(bytes, 1);
   next_ = (base + slot + kAlign - 1) / kAlign * kAlign;
-  arrays_.push_back(ArrayRecord{name, base, bytes});
+  arrays_.push_back(ArrayRecord{name, base, bytes, {}});
   return base;
 }
 
