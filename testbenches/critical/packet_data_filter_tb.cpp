@@ -10,6 +10,7 @@
 // each reply with its data. Timing (header of the unit): a request handed over in c is sent to
 // the L2 in c + 1; the stand-in answers in c + 1 + L; the reply enters the compressor in
 // c + 2 + L and leaves compress (2) + decompress (1) cycles later, in c + 5 + L.
+// Units under test include critical/dpc_co_dec.h (DpcCoDec: its latencies are checked cycle by cycle here).
 #include <catch2/catch.hpp>
 
 #include <cstring>

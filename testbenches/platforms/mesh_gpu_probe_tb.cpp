@@ -3,6 +3,8 @@
 // 4x4 mesh, 12 SMs + 4 MCs, separate request and reply networks) every load is answered exactly
 // once with probing on, every unit drains, probes answer only reads, and the summary carries the
 // probe lines (oracle runs labelled as such).
+// The 'probe' SM-side stage comes from probe/probe_stages.h (register_probe_stages), through
+// platforms/paper_stages.h.
 #include <catch2/catch.hpp>
 
 #include "platforms/mesh_gpu_fixture.h"

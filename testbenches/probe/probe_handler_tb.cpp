@@ -3,7 +3,7 @@
 // with its own payload after a fixed latency). Each core is a scripted initiator into its L1 and a
 // sink for the L1's replies. Checks what answers each load (a remote L1 or the memory), that it is
 // answered exactly once, which requests reach memory, and the timeout / early-release / deflection
-// paths with their counters.
+// paths with their counters. Probes carry their header in ProbeExt (probe/probe_ext.h).
 #include <catch2/catch.hpp>
 
 #include <deque>

@@ -3,7 +3,8 @@
 // the protocol cases walked probe by probe over a scripted set of L1s holding the line: leader
 // finds the data; leader fails and scouts bring candidates -> second level over them in order;
 // a candidate evicted meanwhile is skipped; nobody has it -> early release; late scouts are
-// dropped. Bad parameters are clear errors.
+// dropped. Bad parameters are clear errors. The per-request state these walk is ProbeGroup
+// (probe/probe_group.h), reached through TwoLevelProbing::on_data / on_return.
 #include <catch2/catch.hpp>
 
 #include <cmath>

@@ -1,6 +1,7 @@
 // CFD (Rodinia euler3d): the generated tetrahedral mesh (face neighbours by hand, symmetry,
 // boundary counts), a Matrix Market pattern as the mesh, the flux kernel's neighbour gather
 // addresses by hand, padding cells, launch sequence and per-launch access counts.
+// Units under test include workload/cell_mesh.h (CellMesh: the generated mesh and the .mtx pattern are checked here).
 #include <catch2/catch.hpp>
 
 #include "workload/cfd.h"

@@ -1,6 +1,7 @@
 // PolyBench/GPU GEMM, 2MM, 3MM (naive, one thread per output element): addresses of a tiny case
 // by hand, per-element read counts (the cross-CTA reuse that is the kernels' inter-core
 // locality), instruction counts, launch sequence and the accumulate_in_memory variant.
+// Units under test include workload/naive_matmul.h (NaiveMatmul, the kernel GEMM, 2MM and 3MM are made of).
 #include <catch2/catch.hpp>
 
 #include "workload/polybench_2mm.h"
