@@ -22,3 +22,39 @@ function(gpusc_add_testbench name)
   gpusc_warnings(${name})
   catch_discover_tests(${name} TEST_PREFIX "${name}: " PROPERTIES TIMEOUT ${A_TIMEOUT})
 endfunction()
+
+# gpusc_add_platform(<name> SOURCES ... DEPS ...): a platform folder (platforms/<name>): the
+# library gpusc_<name> from SOURCES plus its presets (presets/*.json compiled in as
+# gpusc::<name>::preset_texts(), so the binary runs from anywhere), exported as gpusc::<name>,
+# and the executable <name> from main.cpp on the shared command line (platforms/run_options.h).
+function(gpusc_add_platform name)
+  cmake_parse_arguments(A "" "" "SOURCES;DEPS" ${ARGN})
+  file(GLOB preset_files CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/presets/*.json)
+  set(entries "")
+  foreach(f ${preset_files})
+    get_filename_component(n ${f} NAME_WE)
+    file(READ ${f} text)
+    string(APPEND entries "      {\"${n}\", R\"gpusc_preset(${text})gpusc_preset\"},\n")
+  endforeach()
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${preset_files})
+  file(CONFIGURE OUTPUT ${CMAKE_CURRENT_BINARY_DIR}/presets_data.cpp CONTENT
+"// Generated from platforms/${name}/presets/*.json at configure time.
+#include <map>
+#include <string>
+namespace gpusc::${name} {
+const std::map<std::string, std::string>& preset_texts() {
+  static const std::map<std::string, std::string> texts = {
+${entries}  };
+  return texts;
+}
+}  // namespace gpusc::${name}
+" @ONLY)
+  add_library(gpusc_${name} STATIC ${A_SOURCES} ${CMAKE_CURRENT_BINARY_DIR}/presets_data.cpp)
+  target_include_directories(gpusc_${name} PUBLIC $<BUILD_INTERFACE:${CMAKE_SOURCE_DIR}>)
+  target_link_libraries(gpusc_${name} PUBLIC gpusc_preset_catalog ${A_DEPS})
+  gpusc_warnings(gpusc_${name})
+  gpusc_export(gpusc_${name} ${name} platforms/${name})
+  add_executable(${name} main.cpp)
+  target_link_libraries(${name} PRIVATE gpusc_${name} gpusc_run_options)
+  gpusc_warnings(${name})
+endfunction()
