@@ -606,7 +606,7 @@ unsigned Cache::lookups(uint64_t cycle) {
     ++n;
     if (!lookup(gp, *gp.get_extension<MemExt>(), cycle)) {
       ++reservation_fails_;
-      return n;
+      return p_.reservation_fail_takes_slot ? n : n - 1;  // the slots peers may not use
     }
     in_q_.pop_front();
   }

@@ -157,6 +157,7 @@ class Cache : public sc_core::sc_module, private Tickable {
     unsigned miss_queue = 8;                    // messages waiting for down_out [messages]
     unsigned fill_queue = 8;                    // messages from below waiting to be handled [messages]
     unsigned accesses_per_cycle = 1;            // lookups per cycle [count]
+    bool reservation_fail_takes_slot = true;    // a failed local lookup keeps peers off its slot
     std::string fetch_granularity = "line";     // line | sector (002 §3.2: critical data tracker)
     bool sector_stats = false;                  // count sectors read per line until eviction (002 §2.1)
 
@@ -179,6 +180,10 @@ class Cache : public sc_core::sc_module, private Tickable {
       GPUSC_PARAM_R(miss_queue, 1, 65536, "miss queue: messages waiting for down_out [messages]");
       GPUSC_PARAM_R(fill_queue, 1, 65536, "messages from below (fills, acks) waiting to be handled [messages]");
       GPUSC_PARAM_R(accesses_per_cycle, 1, 64, "lookups per cycle [count]");
+      GPUSC_PARAM(reservation_fail_takes_slot,
+                  "a local lookup that fails reservation (no MSHR or miss-queue room) takes its lookup slot "
+                  "from peer lookups; false: a stalled head leaves the slot to them (paper 000: probes use "
+                  "the L1 port in any cycle no local access uses it)");
       GPUSC_PARAM_C(fetch_granularity, "line|sector",
                     "line: a miss fetches the whole line, MSHRs merge by line, a fill validates every sector; "
                     "sector: 002 §3.2-3.3 critical data tracker, a miss fetches its missing 32 B sectors, "
@@ -258,8 +263,8 @@ class Cache : public sc_core::sc_module, private Tickable {
   // Timing contract: a peer lookup requested in cycle r (at any time in it, also from another
   // unit's tick) may be served from cycle r + 1. It is served in the first such cycle in which the
   // lookup stage has a slot local requests do not use: of accesses_per_cycle slots, each local
-  // lookup attempt (a reservation fail included) takes one and peers share the rest, oldest first;
-  // so a peer never delays a local access. Lines are checked in the serving cycle s (after that
+  // lookup attempt takes one (a reservation fail too, unless reservation_fail_takes_slot is
+  // false) and peers share the rest, oldest first; so a peer never delays a local access. Lines are checked in the serving cycle s (after that
   // cycle's local lookups and fill), and `done` is called in cycle s + lookup_latency (from the
   // cache's tick; with lookup_latency 0 in cycle s itself). A line whose fill is still outstanding
   // is not present. A new peer lookup requested from `done` is served from the next cycle on.

@@ -251,6 +251,40 @@ TEST_CASE("Cache hooks: a peer lookup never delays a local access and waits for 
   CHECK(invariant_failures().empty());
 }
 
+TEST_CASE("Cache hooks: a head stalled on reservation fails keeps peers off its slot unless told not to",
+          "[cache][hooks][peer][timing]") {
+  // One MSHR. A misses at 11 (down 11, reply latched and answered at 22); B, offered at 12, is
+  // looked up from 13 and fails reservation in 13..21 (9 fails); in 22 the fill is handled before
+  // the lookups, so B misses then (down 22, answered 33). A peer lookup of A requested mid-14 may
+  // be served from 15: with the default, the failing head holds the only slot through 21 and B's
+  // lookup takes 22, so the peer is served at 23 (the line present since 22); with
+  // reservation_fail_takes_slot = false it is served at 15, while A's fill is outstanding, so the
+  // line is not present yet.
+  Cache::Params held, freed;
+  for (Cache::Params* p : {&held, &freed}) p->mshrs = 1;
+  freed.reservation_fail_takes_slot = false;
+  Bench h("held", held), f("freed", freed);
+  const uint64_t A = 0x1000, B = 0x2000;
+  for (Bench* b : {&h, &f}) {
+    b->read(10, A, 1);
+    b->read(12, B, 2);
+  }
+  std::vector<std::pair<uint64_t, bool>> got_h, got_f;  // (cycle, present)
+  run_to_mid(h, 14);
+  h.cache.peer_lookup(A, 0, [&](const Cache::PeerResult& r) { got_h.push_back({h.clk.now(), r.present}); });
+  f.cache.peer_lookup(A, 0, [&](const Cache::PeerResult& r) { got_f.push_back({f.clk.now(), r.present}); });
+  h.run_to(60);
+  CHECK(got_h == std::vector<std::pair<uint64_t, bool>>{{23, true}});
+  CHECK(got_f == std::vector<std::pair<uint64_t, bool>>{{15, false}});
+  for (Bench* b : {&h, &f}) {  // the local stream is the same either way
+    INFO(b->name());
+    std::vector<uint64_t> cycles;
+    for (const auto& r : b->replies()) cycles.push_back(r.cycle);
+    CHECK(cycles == std::vector<uint64_t>{22, 33});
+    CHECK(stat(b->cache, "reservation_fails") == 9);
+  }
+}
+
 TEST_CASE("Cache hooks: the miss observer is called once per fetch, eviction observers once per eviction",
           "[cache][hooks][observer]") {
   Cache::Params p = l2_params();  // 2 sets x 2 ways, sectored write-back: lines 256 B apart share set 0
