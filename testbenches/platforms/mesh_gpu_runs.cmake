@@ -7,6 +7,8 @@
 #   zero_sharing   transpose (no block read by two SMs) with and without the PCU
 #   multicast      gemm (tiles shared by CTAs) with and without the PCU: fewer flit-hops
 #   one_key        --set mc.l2.sets=128 over ics8x8 changes that key of the effective config only
+#   dpc            spmv with and without paper 002's DPC (dpc8x8, dpc8x8+dpc): its real lines
+#                  compress (ratio > 1), so the same work moves fewer flit-hops
 cmake_minimum_required(VERSION 3.25)
 foreach(v MESH_GPU WORK_DIR CHECK)
   if(NOT DEFINED ${v})
@@ -168,6 +170,22 @@ elseif(CHECK STREQUAL "zero_sharing")
     message(FATAL_ERROR "cycles with PCU ${cycles_pcu} vs ${cycles_base} without: more than 8 apart")
   endif()
 
+elseif(CHECK STREQUAL "dpc")
+  run(base --preset dpc8x8 --kernel spmv --set workload.params.size=small)
+  run(dpc --preset dpc8x8+dpc --kernel spmv --set workload.params.size=small)
+  get(ratio "${dpc}" summary dpc_compression_ratio)
+  micro(r "${ratio}")
+  if(NOT r GREATER 1000000)
+    message(FATAL_ERROR "spmv's CSR lines should compress: DPC ratio ${ratio}")
+  endif()
+  foreach(r base dpc)
+    get(instr_${r} "${${r}}" summary thread_instructions)
+    get(hops_${r} "${${r}}" summary flit_hops)
+  endforeach()
+  require_equal("thread instructions with DPC" "${instr_dpc}" "${instr_base}")
+  if(NOT hops_dpc LESS hops_base)
+    message(FATAL_ERROR "DPC replies should take fewer flit-hops: ${hops_dpc} vs ${hops_base} without")
+  endif()
 elseif(CHECK STREQUAL "multicast")
   set(args --kernel gemm --set workload.params.m=64 --set workload.params.n=64 --set workload.params.k=64
            ${WHOLE_REPLY_PER_VC})
