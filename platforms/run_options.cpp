@@ -1,6 +1,8 @@
 #include "platforms/run_options.h"
 
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -15,27 +17,6 @@ namespace gpusc::cli {
 namespace {
 
 constexpr const char* kWho = "gpusc.config";
-
-// A whole non-negative number in decimal digits only (Boost's lexical_cast would wrap "-1").
-struct Count {
-  uint64_t v = 0;
-};
-
-void validate(boost::any& out, const std::vector<std::string>& values, Count*, int) {
-  po::validators::check_first_occurrence(out);
-  const std::string& s = po::validators::get_single_string(values);
-  uint64_t v = 0;
-  bool ok = !s.empty();
-  for (char c : s) {
-    if (c < '0' || c > '9' || v > (UINT64_MAX - static_cast<uint64_t>(c - '0')) / 10) {
-      ok = false;
-      break;
-    }
-    v = v * 10 + static_cast<uint64_t>(c - '0');
-  }
-  if (!ok) throw po::invalid_option_value(s);
-  out = Count{v};
-}
 
 [[noreturn]] void usage_error(const Program& prog, const po::options_description& desc, const std::string& msg) {
   std::cerr << prog.name << ": " << msg << "\n\n" << prog.usage_head << desc << prog.usage_tail;
@@ -61,6 +42,31 @@ void refuse_nulls(const json& j, const std::string& where, const std::string& fi
 }
 
 }  // namespace
+
+void validate(boost::any& out, const std::vector<std::string>& values, Count*, int) {
+  po::validators::check_first_occurrence(out);
+  const std::string& s = po::validators::get_single_string(values);
+  uint64_t v = 0;
+  bool ok = !s.empty();
+  for (char c : s) {
+    if (c < '0' || c > '9' || v > (UINT64_MAX - static_cast<uint64_t>(c - '0')) / 10) {
+      ok = false;
+      break;
+    }
+    v = v * 10 + static_cast<uint64_t>(c - '0');
+  }
+  if (!ok) throw po::invalid_option_value(s);
+  out = Count{v};
+}
+
+void validate(boost::any& out, const std::vector<std::string>& values, Fraction*, int) {
+  po::validators::check_first_occurrence(out);
+  const std::string& s = po::validators::get_single_string(values);
+  char* end = nullptr;
+  const double v = std::strtod(s.c_str(), &end);
+  if (s.empty() || !end || *end || !std::isfinite(v) || v < 0 || v > 1) throw po::invalid_option_value(s);
+  out = Fraction{v};
+}
 
 RunOptions parse_run_options(int argc, char** argv, const Program& prog, const po::options_description* extra,
                              po::variables_map* vm_out) {

@@ -32,6 +32,18 @@
 
 namespace gpusc::cli {
 
+// Typed option values for Boost.Program_options (po::value<Count>(), po::value<Fraction>()):
+// Count: a whole non-negative number in decimal digits only (Boost's own cast would wrap "-1" and
+// accept nothing better for "1e3"); Fraction: a finite decimal number in [0, 1] ("nan" refused).
+struct Count {
+  uint64_t v = 0;
+};
+struct Fraction {
+  double v = 0;
+};
+void validate(boost::any& out, const std::vector<std::string>& values, Count*, int);
+void validate(boost::any& out, const std::vector<std::string>& values, Fraction*, int);
+
 struct RunOptions {
   std::string preset, config, kernel, out, trace;
   std::vector<std::string> sets;

@@ -3,9 +3,9 @@
 // writes the figures as JSON. Run with --help for the options.
 #include <chrono>
 #include <cstdio>
+#include <algorithm>
 #include <cstdlib>
 #include <iostream>
-#include <map>
 #include <string>
 
 #include <systemc>
@@ -16,73 +16,83 @@
 #include "common/stats.h"
 #include "noc/network.h"
 #include "noc/traffic_terminal.h"
+#include "platforms/run_options.h"
 
 namespace {
 
 [[maybe_unused]] const bool kNoBanner = gpusc::cli::no_systemc_banner();  // before sc_main
 
-const char* kUsage = R"(usage: noc_synth [options]
-  --topology mesh|ring|crossbar   network topology (mesh)
-  --k N --m N                     mesh columns and rows; ring/crossbar nodes = k (8, 8)
-  --vcs N                         virtual channels per port (4)
-  --buf N                         flits per virtual channel (8)
-  --routing xy|yx                 mesh dimension-order routing (xy)
-  --pipeline 2|3|4                router pipeline stages (3)
-  --alloc islip|separable         switch allocator (islip)
-  --flit-bytes N                  flit width in bytes (16)
-  --traffic uniform|transpose|bitcomplement|hotspot|neighbor   (uniform)
-  --rate R                        offered load, flits per node per cycle (0.1)
-  --packet-flits P                packet length in flits (1)
-  --warmup CYCLES                 cycles before measuring (1000)
-  --cycles CYCLES                 measurement window (10000)
-  --seed S                        random seed (1)
-  --threads N                     threads (1): mesh rows / ring nodes split into N lanes
-                                  ticked at once, each thread pinned to a CPU when there are
-                                  N or more; same results, except unit_ticks (a router sleeps
-                                  until a flit from another lane can be used)
-  --json FILE                     write the results as JSON
-  --quiet                         no table
+const char* kUsageHead = "usage: noc_synth [options]\n";
+const char* kUsageTail = R"(
 Latency counts from packet creation (source queueing included) to tail ejection;
 network latency from head injection. A 1-flit packet crossing H routers at zero load
-takes (pipeline + 1) * H + 2 cycles.
+takes (pipeline + 1) * H + 2 cycles. Exit status 4: the drain after the measurement window
+left measured packets undelivered (the network is saturated; the JSON is still written).
 )";
 
-[[noreturn]] void usage_error(const std::string& msg) {
-  std::cerr << "noc_synth: " << msg << "\n\n" << kUsage;
+namespace po = boost::program_options;
+using gpusc::cli::Count;
+using gpusc::cli::Fraction;
+
+struct Options {
+  std::string topology = "mesh", routing = "xy", alloc = "islip", traffic = "uniform", json;
+  uint64_t k = 8, m = 8, vcs = 4, buf = 8, pipeline = 3, flit_bytes = 16, packet_flits = 1, warmup = 1000,
+           cycles = 10000, seed = 1, threads = 1;
+  double rate = 0.1;
+  bool quiet = false;
+};
+
+[[noreturn]] void usage_error(const po::options_description& d, const std::string& msg) {
+  std::cerr << "noc_synth: " << msg << "\n\n" << kUsageHead << d << kUsageTail;
   std::exit(2);
 }
 
-struct Options {
-  std::map<std::string, std::string> v = {
-      {"topology", "mesh"}, {"k", "8"}, {"m", "8"}, {"vcs", "4"}, {"buf", "8"}, {"routing", "xy"},
-      {"pipeline", "3"}, {"alloc", "islip"}, {"flit-bytes", "16"}, {"traffic", "uniform"}, {"rate", "0.1"},
-      {"packet-flits", "1"}, {"warmup", "1000"}, {"cycles", "10000"}, {"seed", "1"}, {"threads", "1"},
-      {"json", ""}};
-  bool quiet = false;
-  unsigned long num(const std::string& k) const {
-    char* end = nullptr;
-    const unsigned long x = std::strtoul(v.at(k).c_str(), &end, 10);
-    if (!end || *end || v.at(k).empty()) usage_error("--" + k + " needs a whole number, got '" + v.at(k) + "'");
-    return x;
-  }
-  double real(const std::string& k) const {
-    char* end = nullptr;
-    const double x = std::strtod(v.at(k).c_str(), &end);
-    if (!end || *end || v.at(k).empty()) usage_error("--" + k + " needs a number, got '" + v.at(k) + "'");
-    return x;
-  }
-};
-
 Options parse(int argc, char** argv) {
   Options o;
-  for (int i = 1; i < argc; ++i) {
-    std::string a = argv[i];
-    if (a == "--help" || a == "-h") { std::cout << kUsage; std::exit(0); }
-    if (a == "--quiet") { o.quiet = true; continue; }
-    if (a.rfind("--", 0) != 0 || !o.v.count(a.substr(2))) usage_error("unknown option '" + a + "'");
-    if (i + 1 >= argc) usage_error("option '" + a + "' needs a value");
-    o.v[a.substr(2)] = argv[++i];
+  po::options_description d("options");
+  auto count = [](uint64_t& dst) { return po::value<Count>()->notifier([&dst](const Count& c) { dst = c.v; }); };
+  // clang-format off
+  d.add_options()
+    ("help,h", "this text")
+    ("topology", po::value(&o.topology)->default_value(o.topology), "mesh|ring|crossbar")
+    ("k", count(o.k), "mesh columns; ring / crossbar nodes (8)")
+    ("m", count(o.m), "mesh rows (8)")
+    ("vcs", count(o.vcs), "virtual channels per port (4)")
+    ("buf", count(o.buf), "flits per virtual channel (8)")
+    ("routing", po::value(&o.routing)->default_value(o.routing), "mesh dimension-order routing: xy|yx")
+    ("pipeline", count(o.pipeline), "router pipeline stages: 2|3|4 (3)")
+    ("alloc", po::value(&o.alloc)->default_value(o.alloc), "switch allocator: islip|separable")
+    ("flit-bytes", count(o.flit_bytes), "flit width in bytes (16)")
+    ("traffic", po::value(&o.traffic)->default_value(o.traffic), "uniform|transpose|bitcomplement|hotspot|neighbor")
+    ("rate", po::value<Fraction>()->notifier([&o](const Fraction& f) { o.rate = f.v; }),
+     "offered load, flits per node per cycle, in [0, 1] (0.1)")
+    ("packet-flits", count(o.packet_flits), "packet length in flits (1)")
+    ("warmup", count(o.warmup), "cycles before measuring (1000)")
+    ("cycles", count(o.cycles), "measurement window (10000)")
+    ("seed", count(o.seed), "random seed (1)")
+    ("threads", count(o.threads),
+     "threads (1): mesh rows / ring nodes split into N lanes ticked at once, each thread pinned to a CPU when "
+     "there are N or more; same results, except unit_ticks (a router sleeps until a flit from another lane can "
+     "be used)")
+    ("json", po::value(&o.json), "write the results as JSON to this file")
+    ("quiet", po::bool_switch(&o.quiet), "no table");
+  // clang-format on
+  try {
+    po::variables_map vm;
+    po::store(po::command_line_parser(argc, argv).options(d).run(), vm);
+    if (vm.count("help")) {
+      std::cout << kUsageHead << d << kUsageTail;
+      std::exit(0);
+    }
+    po::notify(vm);
+    if (vm.count("json") && o.json.empty()) usage_error(d, "--json needs a file name, got an empty one");
+  } catch (const po::error& e) {
+    usage_error(d, e.what());
   }
+  for (uint64_t* x : {&o.k, &o.m, &o.vcs, &o.buf, &o.pipeline, &o.flit_bytes, &o.packet_flits, &o.threads})
+    if (*x == 0 || *x > 65536) usage_error(d, "--k, --m, --vcs, --buf, --pipeline, --flit-bytes, --packet-flits and "
+                                           "--threads take a whole number from 1 to 65536");
+  if (o.cycles == 0) usage_error(d, "--cycles must be at least 1");
   return o;
 }
 
@@ -94,29 +104,29 @@ int sc_main(int argc, char** argv) {
   const Options o = parse(argc, argv);
   try {
     noc::Network::Params np;
-    np.topology = o.v.at("topology");
-    np.k = static_cast<unsigned>(o.num("k"));
-    np.m = np.topology == "mesh" ? static_cast<unsigned>(o.num("m")) : 1;
-    np.routing = o.v.at("routing");
+    np.topology = o.topology;
+    np.k = static_cast<unsigned>(o.k);
+    np.m = np.topology == "mesh" ? static_cast<unsigned>(o.m) : 1;
+    np.routing = o.routing;
     np.router.vnets = 1;
-    np.router.vcs_per_vnet = static_cast<unsigned>(o.num("vcs"));
-    np.router.vc_depth = static_cast<unsigned>(o.num("buf"));
-    np.router.pipeline = static_cast<unsigned>(o.num("pipeline"));
-    np.router.allocator = o.v.at("alloc");
-    np.ni.flit_bytes = static_cast<unsigned>(o.num("flit-bytes"));
+    np.router.vcs_per_vnet = static_cast<unsigned>(o.vcs);
+    np.router.vc_depth = static_cast<unsigned>(o.buf);
+    np.router.pipeline = static_cast<unsigned>(o.pipeline);
+    np.router.allocator = o.alloc;
+    np.ni.flit_bytes = static_cast<unsigned>(o.flit_bytes);
     np.ni.header_bytes = 0;
     noc::TrafficTerminal::Params tp;
-    tp.traffic = o.v.at("traffic");
-    tp.rate = o.real("rate");
-    tp.packet_flits = static_cast<unsigned>(o.num("packet-flits"));
+    tp.traffic = o.traffic;
+    tp.rate = o.rate;
+    tp.packet_flits = static_cast<unsigned>(o.packet_flits);
     tp.flit_bytes = np.ni.flit_bytes;
-    tp.warmup = o.num("warmup");
-    tp.cycles = o.num("cycles");
-    const uint64_t seed = o.num("seed");
+    tp.warmup = o.warmup;
+    tp.cycles = o.cycles;
+    const uint64_t seed = o.seed;
     tp.hotspots = {(np.m / 2) * np.k + np.k / 2};
 
     ClockDomain clk("noc_clk", 1000.0);
-    clk.set_lanes(static_cast<unsigned>(o.num("threads")));
+    clk.set_lanes(static_cast<unsigned>(o.threads));
     noc::Network net("noc", np, clk);
     PayloadPool pool(tp.packet_flits * np.ni.flit_bytes);
     sc_core::sc_vector<noc::TrafficTerminal> terms("term");
@@ -161,6 +171,19 @@ int sc_main(int argc, char** argv) {
     const bool drained = received() >= created_win;
     const bool saturated = !drained || backlog_end > backlog_start + net.nodes();
     const uint64_t sim_cycles = clk.now();
+    // Conservation: every packet created is delivered once or still in the network / a source queue.
+    uint64_t created = 0, delivered = 0, out_of_order = 0;
+    for (auto& t : terms) {
+      created += t.created();
+      delivered += t.received();
+      out_of_order += t.out_of_order();
+    }
+    json failures = json::array();
+    if (delivered > created) failures.push_back("more packets delivered than created");
+    if (received() > created_win) failures.push_back("more measured packets delivered than created");
+    if (net.packets_in_flight() > created - std::min(created, delivered))
+      failures.push_back("more packets in the network than created and not delivered");
+
     const uint64_t hops = net.flit_hops();
     json r = {
         {"topology", np.topology}, {"k", np.k}, {"m", np.m}, {"vcs", np.router.vcs_per_vnet},
@@ -177,7 +200,10 @@ int sc_main(int argc, char** argv) {
         {"flit_hops", hops}, {"sim_cycles", sim_cycles}, {"wall_seconds", wall},
         {"cycles_per_second", static_cast<double>(sim_cycles) / wall},
         {"flit_hops_per_second", static_cast<double>(hops) / wall},
-        {"saturated", saturated}, {"unit_ticks", clk.dispatched_ticks()}, {"active_edges", clk.active_edges()}};
+        {"saturated", saturated}, {"unit_ticks", clk.dispatched_ticks()}, {"active_edges", clk.active_edges()},
+        {"created", created}, {"delivered", delivered}, {"in_flight", created - delivered},
+        {"measured_undelivered", created_win - received()}, {"invariant_failures", failures},
+        {"reordered_packets", out_of_order}};  // a later packet of a pair overtook an earlier one (VCs may)
     if (!o.quiet) {
       std::printf("%-32s %s %ux%u, %u VCs x %u flits, %s, pipeline %u, %s\n", "network", np.topology.c_str(), np.k,
                   np.m, np.router.vcs_per_vnet, np.router.vc_depth, np.routing.c_str(), np.router.pipeline,
@@ -185,10 +211,21 @@ int sc_main(int argc, char** argv) {
       std::printf("%-32s %s, %u-flit packets\n", "traffic", tp.traffic.c_str(), tp.packet_flits);
       for (const char* key : {"offered_flits_per_node_cycle", "accepted_flits_per_node_cycle", "avg_packet_latency",
                               "avg_network_latency", "p99_packet_latency", "packets", "flit_hops", "sim_cycles",
-                              "wall_seconds", "flit_hops_per_second", "saturated", "unit_ticks"})
+                              "wall_seconds", "flit_hops_per_second", "saturated", "unit_ticks", "created",
+                              "delivered", "in_flight"})
         std::printf("%-32s %s\n", key, r[key].dump().c_str());
     }
-    if (!o.v.at("json").empty()) write_json_file(o.v.at("json"), r);
+    if (!o.json.empty()) write_json_file(o.json, r);
+    if (!failures.empty()) {
+      std::cerr << "noc_synth: error: invariants failed: " << failures.dump() << "\n";
+      return 1;
+    }
+    if (created_win > received()) {
+      std::cerr << "noc_synth: " << created_win - received() << " of " << created_win
+                << " measured packets were still undelivered when the drain stopped at cycle " << sim_cycles
+                << ": the network is saturated at this load\n";
+      return 4;
+    }
   } catch (const sc_core::sc_report& e) {
     std::cerr << "noc_synth: error: " << cli::sentence(e) << "\n";
     return 1;
