@@ -3,6 +3,7 @@
 #include <map>
 
 #include "common/report.h"
+#include "common/stage_params.h"
 
 namespace gpusc {
 
@@ -27,23 +28,7 @@ DramChannel::Params MemoryPartition::Params::dram_defaults() {
 MemoryPartition::Params MemoryPartition::Params::with_stage_defaults(const Params& p, const McStageRegistry& registry,
                                                                    const std::string& where) {
   Params q = p;
-  q.stage_params = json::object();
-  for (size_t i = 0; i < p.stages.size(); ++i) {
-    const std::string& s = p.stages[i];
-    for (size_t j = 0; j < i; ++j)
-      if (p.stages[j] == s)
-        error("gpusc.params", "stage '", s, "' is listed twice in ", where, ".stages; a chain holds each stage once");
-    const McStageRegistry::Entry& e = registry.at(s, where + ".stages");
-    const auto given = p.stage_params.find(s);
-    q.stage_params[s] = e.params(given == p.stage_params.end() ? json::object() : *given, where + ".stage_params." + s);
-  }
-  for (const auto& [name, value] : p.stage_params.items())
-    if (!q.stage_params.contains(name)) {
-      std::string listed;
-      for (const auto& s : p.stages) listed += (listed.empty() ? "" : ", ") + s;
-      error("gpusc.params", where, ".stage_params.", name, " configures a stage that is not in ", where,
-            ".stages (", listed.empty() ? "empty" : listed, "); add it to the list or remove the key");
-    }
+  q.stage_params = effective_stage_params(p.stages, p.stage_params, registry, where);
   return q;
 }
 
