@@ -18,6 +18,7 @@
 #include "workload/polybench_gemm.h"
 #include "workload/spmv.h"
 #include "workload/stencil2d.h"
+#include "workload/trace_workload.h"
 #include "workload/transpose.h"
 
 namespace gpusc {
@@ -83,6 +84,8 @@ const std::vector<Entry>& table() {
           "D = beta D + alpha A B C, two naive launches (PolyBench/GPU 2MM)"),
       entry<Polybench3mmWorkload, Input::None>("3mm",
           "G = (A B)(C D), three naive launches (PolyBench/GPU 3MM)"),
+      entry<TraceWorkload, Input::None>("accel-sim",
+          "an Accel-Sim trace folder (kernelslist.g + kernel-*.traceg[.xz]); params.dir or --trace-dir"),
       entry<AtaxWorkload, Input::None>("atax",
           "y = A^T (A x), two launches (PolyBench/GPU ATAX)"),
       entry<BarnesHutWorkload, Input::Seeded>("barnes-hut",
