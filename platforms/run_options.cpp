@@ -83,6 +83,9 @@ RunOptions parse_run_options(int argc, char** argv, const Program& prog, const p
      "JSON object merged over the preset: platform keys, and optionally \"workload\": "
      "{\"name\": ..., \"params\": {...}, \"seed\": N}")
     ("kernel", po::value<std::string>(&o.kernel), "workload to run (--list shows them)")
+    ("trace-dir", po::value<std::string>(&o.trace_dir),
+     "run an Accel-Sim trace folder (kernelslist.g + kernel-*.traceg[.xz]): the workload accel-sim with "
+     "params.dir = this folder")
     ("set", po::value<std::vector<std::string>>(&o.sets)->composing(),
      "KEY=VALUE override after preset and config, e.g. --set l1.sets=64 --set workload.params.size=small "
      "(repeatable; workload.params.size=small runs the kernel's small input, docs/workloads.md)")
@@ -117,6 +120,9 @@ RunOptions parse_run_options(int argc, char** argv, const Program& prog, const p
   if (o.preset.empty()) usage_error(prog, desc, "--preset is empty; give a preset name (--list shows them)");
   if (o.preset.front() == '+' || o.preset.back() == '+' || o.preset.find("++") != std::string::npos)
     usage_error(prog, desc, "--preset '" + o.preset + "' has an empty part; write NAME[+OVERLAY...]");
+  if (vm.count("trace-dir") && !o.kernel.empty() && o.kernel != "accel-sim")
+    usage_error(prog, desc, "--trace-dir runs a trace; it cannot be combined with --kernel " + o.kernel);
+  if (vm.count("trace-dir") && o.trace_dir.empty()) usage_error(prog, desc, "--trace-dir is empty; give the trace folder");
   if (vm.count("out")) check_writable(prog, desc, "--out", o.out);
   if (vm.count("trace")) check_writable(prog, desc, "--trace", o.trace);
   if (vm_out) *vm_out = std::move(vm);
@@ -135,6 +141,10 @@ RunConfig assemble_config(const RunOptions& o, json cfg) {
     error(kWho, "\"workload\" must be an object {\"name\": ..., \"params\": {...}, \"seed\": N}, got ",
           cfg["workload"].dump());
   if (!o.kernel.empty()) cfg["workload"]["name"] = o.kernel;
+  if (!o.trace_dir.empty()) {
+    cfg["workload"]["name"] = "accel-sim";
+    cfg["workload"]["params"]["dir"] = o.trace_dir;
+  }
   if (o.seed_given) cfg["workload"]["seed"] = o.seed;
   for (const auto& s : o.sets) apply_override(cfg, s);
 

@@ -1,6 +1,7 @@
 // RunOptions: the command line every platform binary shares (mesh_gpu, and the MCM and multi-GPU
 // platforms), parsed with Boost.Program_options, and the configuration it assembles: a preset
-// (NAME[+OVERLAY...]), a --config JSON file merged over it, --kernel and --seed, then each --set
+// (NAME[+OVERLAY...]), a --config JSON file merged over it, --kernel (or --trace-dir, an Accel-Sim
+// trace folder) and --seed, then each --set
 // KEY=VALUE; the "workload" section split off. Everything a user can get wrong is an error
 // naming the option, the file or the key, before the simulation starts:
 //   * counts (--seed, --max-cycles) are whole non-negative numbers: "-1", "1e3", "12x" refused;
@@ -45,7 +46,7 @@ void validate(boost::any& out, const std::vector<std::string>& values, Count*, i
 void validate(boost::any& out, const std::vector<std::string>& values, Fraction*, int);
 
 struct RunOptions {
-  std::string preset, config, kernel, out, trace;
+  std::string preset, config, kernel, trace_dir, out, trace;
   std::vector<std::string> sets;
   uint64_t seed = 1, max_cycles = 20000000;
   bool seed_given = false, quiet = false;
