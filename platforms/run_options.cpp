@@ -7,6 +7,8 @@
 #include <iostream>
 #include <sstream>
 
+#include <unistd.h>
+
 #include "common/report.h"
 #include "common/stats.h"
 
@@ -93,7 +95,10 @@ RunOptions parse_run_options(int argc, char** argv, const Program& prog, const p
     ("max-cycles", po::value<Count>(), "stop after this many core cycles even if the workload is not done (20000000)")
     ("out", po::value<std::string>(&o.out), "write config, summary and all stats as JSON to this file")
     ("trace", po::value<std::string>(&o.trace), "write a Perfetto/Chrome transaction trace to this file")
-    ("quiet", po::bool_switch(&o.quiet), "no summary table");
+    ("quiet", po::bool_switch(&o.quiet), "no summary table and no progress line")
+    ("progress", po::bool_switch(&o.progress),
+     "show the progress line (cycles, cycles/s, CTAs done, time left) even when stderr is not a terminal; "
+     "by default it shows on a terminal only");
   // clang-format on
   if (extra) desc.add(*extra);
   po::variables_map vm;
@@ -210,6 +215,37 @@ void print_summary(const json& s, const json& mechanism) {
     std::printf(x == static_cast<double>(static_cast<long long>(x)) ? "%-34s %.0f\n" : "%-34s %.3f\n", k.c_str(), x);
   }
   std::printf("%-34s %s\n", "wall seconds", num("wall_seconds", "%.1f").c_str());
+}
+
+namespace {
+bool shows_progress(const RunOptions& o) { return !o.quiet && (o.progress || ::isatty(STDERR_FILENO)); }
+}  // namespace
+
+Platform::ProgressFn progress_line(const RunOptions& o) {
+  if (!shows_progress(o)) return {};
+  using Clock = std::chrono::steady_clock;
+  struct State {
+    Clock::time_point start = Clock::now(), kernel_start = start;
+    unsigned kernel = 0;
+  };
+  auto s = std::make_shared<State>();
+  return [s](const Platform::Progress& p) {
+    const auto now = Clock::now();
+    if (p.kernel != s->kernel) s->kernel = p.kernel, s->kernel_start = now;
+    const double wall = std::chrono::duration<double>(now - s->start).count();
+    const double in_kernel = std::chrono::duration<double>(now - s->kernel_start).count();
+    char eta[32] = "?";
+    if (p.ctas_done > 0 && p.ctas_total >= p.ctas_done)
+      std::snprintf(eta, sizeof eta, "%.0f s", in_kernel * (p.ctas_total - p.ctas_done) / p.ctas_done);
+    std::fprintf(stderr, "\r%llu cycles  %.0f cycles/s  kernel %u: %u/%u CTAs  kernel done in %s   ",
+                 static_cast<unsigned long long>(p.cycle), wall > 0 ? static_cast<double>(p.cycle) / wall : 0.0, p.kernel,
+                 p.ctas_done, p.ctas_total, eta);
+    std::fflush(stderr);
+  };
+}
+
+void end_progress_line(const RunOptions& o) {
+  if (shows_progress(o)) std::fprintf(stderr, "\r%80s\r", "");
 }
 
 void report_run(const RunOptions& o, const Program& prog, const RunConfig& rc, const Workload& workload,

@@ -28,6 +28,7 @@
 #include "common/command_line.h"
 #include "common/params.h"
 #include "common/trace.h"
+#include "gpu/platform.h"
 #include "workload/kernel.h"
 #include "workload/workload_factory.h"
 
@@ -49,7 +50,7 @@ struct RunOptions {
   std::string preset, config, kernel, trace_dir, out, trace;
   std::vector<std::string> sets;
   uint64_t seed = 1, max_cycles = 20000000;
-  bool seed_given = false, quiet = false;
+  bool seed_given = false, quiet = false, progress = false;
 };
 
 // The configuration of one run: the platform's keys, and the workload's.
@@ -88,7 +89,14 @@ void print_summary(const json& s, const json& mechanism);
 void report_run(const RunOptions& o, const Program& prog, const RunConfig& rc, const Workload& workload,
                 bool finished, double wall_seconds, json summary, const json& mechanism, const json& config);
 
-// A platform binary's sc_main. P has Params (params_from_json), run(max_cycles) -> bool,
+// The progress display of a run: one line on stderr, rewritten in place (simulated cycles,
+// cycles per second, the running kernel's CTAs done / total and the time left for that kernel);
+// empty when stderr is not a terminal (unless --progress) or with --quiet.
+Platform::ProgressFn progress_line(const RunOptions& o);
+// Clears the progress line, if one was drawn.
+void end_progress_line(const RunOptions& o);
+
+// A platform binary's sc_main. P has Params (params_from_json), run(max_cycles, progress) -> bool,
 // summary(), mechanism_summary() and params(); make(params, workload) builds one.
 template <class P>
 int run_main(int argc, char** argv, const Program& prog, const std::function<json(const std::string&)>& preset,
@@ -106,7 +114,8 @@ int run_main(int argc, char** argv, const Program& prog, const std::function<jso
       attach_trace(trace.get());
     }
     const auto t0 = std::chrono::steady_clock::now();
-    const bool finished = platform->run(o.max_cycles);
+    const bool finished = platform->run(o.max_cycles, progress_line(o));
+    end_progress_line(o);
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (trace) {
       attach_trace(nullptr);

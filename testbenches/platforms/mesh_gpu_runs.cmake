@@ -9,6 +9,8 @@
 #   one_key        --set mc.l2.sets=128 over ics8x8 changes that key of the effective config only
 #   dpc            spmv with and without paper 002's DPC (dpc8x8, dpc8x8+dpc): its real lines
 #                  compress (ratio > 1), so the same work moves fewer flit-hops
+#   progress       --progress pauses the simulation to draw its line: the stats do not change,
+#                  the line names cycles and CTAs; with --quiet nothing is drawn
 #   trace          --trace-dir on the hand-made Accel-Sim fixture (testbenches/workload/traces):
 #                  every traced thread instruction issues; a CTA whose shared memory exceeds the
 #                  SM's is refused with a message naming both
@@ -189,6 +191,28 @@ elseif(CHECK STREQUAL "dpc")
   if(NOT hops_dpc LESS hops_base)
     message(FATAL_ERROR "DPC replies should take fewer flit-hops: ${hops_dpc} vs ${hops_base} without")
   endif()
+elseif(CHECK STREQUAL "progress")
+  set(args --kernel bfs --set workload.params.size=small --set workload.params.scale=9)
+  run(plain ${args})
+  set(out ${WORK_DIR}/${CHECK}_shown.json)
+  execute_process(COMMAND ${MESH_GPU} ${SMALL} ${args} --progress --out ${out}
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE o ERROR_VARIABLE e)
+  if(NOT rc EQUAL 0 OR NOT e MATCHES "\r[0-9]+ cycles  [0-9]+ cycles/s  kernel [0-9]+: [0-9]+/[0-9]+ CTAs")
+    message(FATAL_ERROR "--progress should draw its line on stderr (exit ${rc}):\n${e}")
+  endif()
+  file(READ ${out} shown)
+  string(JSON a GET "${plain}" stats)
+  string(JSON b GET "${shown}" stats)
+  string(JSON same EQUAL "${a}" "${b}")
+  if(NOT same)
+    message(FATAL_ERROR "pausing for the progress line changed the stats; see ${WORK_DIR}")
+  endif()
+  execute_process(COMMAND ${MESH_GPU} ${SMALL} ${args} --progress --quiet
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE o ERROR_VARIABLE e)
+  if(NOT rc EQUAL 0 OR NOT "${o}${e}" STREQUAL "")
+    message(FATAL_ERROR "--quiet should silence the progress line too (exit ${rc}): '${o}${e}'")
+  endif()
+
 elseif(CHECK STREQUAL "trace")
   set(dir ${CMAKE_CURRENT_LIST_DIR}/../workload/traces/v5_modes)
   run(t --trace-dir ${dir})
