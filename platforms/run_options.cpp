@@ -250,13 +250,20 @@ void end_progress_line(const RunOptions& o) {
 
 void report_run(const RunOptions& o, const Program& prog, const RunConfig& rc, const Workload& workload,
                 bool finished, double wall_seconds, json summary, const json& mechanism, const json& config) {
+  // Not finished with nothing left to simulate: every unit waits for another (event-driven
+  // ticking sleeps until a message arrives), so the run can never go on.
+  const bool stalled = !finished && !sc_core::sc_pending_activity();
   summary["workload"] = workload.name();
   summary["footprint_bytes"] = workload.address_space().bytes();
   summary["preset"] = o.preset;
   summary["finished"] = finished;
+  summary["stop"] = finished ? "finished" : stalled ? "deadlock" : "max_cycles";
   summary["wall_seconds"] = wall_seconds;
   if (!o.quiet) print_summary(summary, mechanism);
-  if (!finished)
+  if (stalled)
+    std::cerr << prog.name << ": deadlock: nothing is left to simulate at cycle " << summary.value("cycles", 0.0)
+              << " but the workload has not finished (units wait for each other or a message was lost)\n";
+  else if (!finished)
     std::cerr << prog.name << ": stopped at --max-cycles " << o.max_cycles << " before the workload finished\n";
   if (o.out.empty()) return;
   json out = collect_stats();

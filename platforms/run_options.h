@@ -83,9 +83,10 @@ RunConfig assemble_config(const RunOptions& o, json preset);
 // footprint_bytes, preset, wall_seconds), then `mechanism`'s lines by key.
 void print_summary(const json& s, const json& mechanism);
 
-// After a run: completes the summary (workload, footprint, preset, finished, wall time), prints
-// it unless --quiet, warns when max-cycles stopped the run, writes --out (every stat, the
-// effective config, the workload and the summary).
+// After a run: completes the summary (workload, footprint, preset, finished, stop = finished |
+// max_cycles | deadlock, wall time), prints it unless --quiet, says why an unfinished run stopped,
+// writes --out (every stat, the effective config, the workload and the summary).
+// Exit status of run_main: 0 finished, 1 error, 2 usage, 3 stopped by --max-cycles, 4 deadlock.
 void report_run(const RunOptions& o, const Program& prog, const RunConfig& rc, const Workload& workload,
                 bool finished, double wall_seconds, json summary, const json& mechanism, const json& config);
 
@@ -123,7 +124,8 @@ int run_main(int argc, char** argv, const Program& prog, const std::function<jso
     }
     report_run(o, prog, rc, *workload, finished, wall, platform->summary(), platform->mechanism_summary(),
                params_to_json(platform->params()));
-    return finished ? 0 : 3;
+    if (finished) return 0;
+    return sc_core::sc_pending_activity() ? 3 : 4;  // stopped by --max-cycles : deadlock
   } catch (const sc_core::sc_report& e) {
     std::cerr << prog.name << ": error: " << sentence(e) << "\n";
     return 1;
