@@ -166,22 +166,28 @@ json Platform::summary() const {
     unsigned n = 0;
     double mean() const { return n ? sum / n : 0.0; }
   };
-  auto add_links = [&](Util& u, const noc::Network& net, ClockDomain& clk) {
+  // Per link, for link maps (scripts/plot): [block, network, up router, down router, utilization].
+  json per_link = json::array();
+  auto add_links = [&](Util& u, const noc::Network& net, ClockDomain& clk, unsigned block, const char* name) {
     const double noc_cycles = std::max(1.0, static_cast<double>(clk.cycle_of(core_.time_of(finish_cycle_))));
     for (const noc::FlitLink& l : net.links()) {
-      if (!dynamic_cast<const noc::Router*>(l.up) || !dynamic_cast<const noc::Router*>(l.down)) continue;
+      const auto* up = dynamic_cast<const noc::Router*>(l.up);
+      const auto* down = dynamic_cast<const noc::Router*>(l.down);
+      if (!up || !down) continue;
       const double x = static_cast<double>(l.flits) / noc_cycles;
       u.max = std::max(u.max, x);
       u.sum += x;
       ++u.n;
+      per_link.push_back({block, name, up->id(), down->id(), x});
     }
   };
   Util req, rep;
   const bool separate = blocks_[0]->separate_reply_net() != nullptr;
-  for (GpuBlock* b : blocks_) {
-    add_links(req, b->request_net(), b->noc_clock());
-    if (b->separate_reply_net()) add_links(rep, *b->separate_reply_net(), b->noc_clock());
+  for (unsigned b = 0; b < blocks_.size(); ++b) {
+    add_links(req, blocks_[b]->request_net(), blocks_[b]->noc_clock(), b, separate ? "request" : "all");
+    if (blocks_[b]->separate_reply_net()) add_links(rep, *blocks_[b]->separate_reply_net(), blocks_[b]->noc_clock(), b, "reply");
   }
+  s["links"] = std::move(per_link);
   s["request_packets"] = req_packets;
   s["reply_packets"] = rep_packets;
   if (separate) {
