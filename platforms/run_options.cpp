@@ -144,7 +144,7 @@ RunConfig assemble_config(const RunOptions& o, json cfg) {
   }
   if (cfg.contains("workload") && !cfg["workload"].is_object())
     error(kWho, "\"workload\" must be an object {\"name\": ..., \"params\": {...}, \"seed\": N}, got ",
-          cfg["workload"].dump());
+          json_text(cfg["workload"]));
   if (!o.kernel.empty()) cfg["workload"]["name"] = o.kernel;
   if (!o.trace_dir.empty()) {
     cfg["workload"]["name"] = "accel-sim";
@@ -156,20 +156,20 @@ RunConfig assemble_config(const RunOptions& o, json cfg) {
   RunConfig rc;
   json wl = cfg.contains("workload") ? cfg["workload"] : json::object();
   cfg.erase("workload");
-  if (!wl.is_object()) error(kWho, "\"workload\" must be an object, got ", wl.dump());
+  if (!wl.is_object()) error(kWho, "\"workload\" must be an object, got ", json_text(wl));
   for (auto it = wl.begin(); it != wl.end(); ++it)
     if (it.key() != "name" && it.key() != "params" && it.key() != "seed")
       error(kWho, "unknown workload key '", it.key(), "' (known: name, params, seed)");
   if (!wl.contains("name")) error(kWho, "no workload: give --kernel NAME (see --list)");
-  if (!wl["name"].is_string()) error(kWho, "workload.name must be a string, got ", wl["name"].dump());
+  if (!wl["name"].is_string()) error(kWho, "workload.name must be a string, got ", json_text(wl["name"]));
   rc.kernel = wl["name"].get<std::string>();
   if (wl.contains("params")) {
-    if (!wl["params"].is_object()) error(kWho, "workload.params must be an object, got ", wl["params"].dump());
+    if (!wl["params"].is_object()) error(kWho, "workload.params must be an object, got ", json_text(wl["params"]));
     rc.kernel_params = wl["params"];
   }
   if (wl.contains("seed")) {
     if (!wl["seed"].is_number_unsigned())
-      error(kWho, "workload.seed must be a whole non-negative number, got ", wl["seed"].dump());
+      error(kWho, "workload.seed must be a whole non-negative number, got ", json_text(wl["seed"]));
     rc.seed = wl["seed"].get<uint64_t>();
   }
   rc.platform = std::move(cfg);
@@ -208,7 +208,7 @@ void print_summary(const json& s, const json& mechanism) {
   std::printf("%-34s %s\n", "inter-core locality (window:ratio)", loc.c_str());
   for (const auto& [k, v] : mechanism.items()) {
     if (!v.is_number()) {
-      std::printf("%-34s %s\n", k.c_str(), v.dump().c_str());
+      std::printf("%-34s %s\n", k.c_str(), json_text(v).c_str());
       continue;
     }
     const double x = v.get<double>();

@@ -45,7 +45,7 @@ template <class P> P resolve(const json& j, const std::string& name) {
   if (!j.is_object() || !j.contains("size")) return params_from_json<P>(j, name);
   const json& size = j.at("size");
   if (!size.is_string())
-    error("gpusc.params", "parameter '", name, ".size' must be a string, got ", size.dump());
+    error("gpusc.params", "parameter '", name, ".size' must be a string, got ", json_text(size));
   detail::check_choice(name + ".size", size.get<std::string>(), kSizeField);
   json merged = size == "small" ? params_to_json(P::small()) : json::object();
   for (auto it = j.begin(); it != j.end(); ++it)
