@@ -161,10 +161,18 @@ class TraceKernel : public Kernel {
   std::vector<WarpSlice> index_;
 };
 
+// Bounds checked before anything is allocated: CUDA's 1024 threads per block, and no more
+// thread blocks than the file's bytes could hold (each takes at least kMinBlockBytes of text).
+constexpr uint64_t kMaxThreadsPerCta = 1024;
+constexpr uint64_t kMinBlockBytes = 32;  // "#BEGIN_TB\nthread block = 0,0,0\n#END_TB\n" is 39
+
 TraceKernelHeader checked_header(const TraceFile& f) {
   TraceKernelHeader h = read_trace_header(f, kWho);
-  if (h.ctas() > UINT32_MAX / 2 || h.threads_per_cta() > 1u << 20)
-    error(kWho, f.path(), ": grid of ", h.ctas(), " CTAs of ", h.threads_per_cta(), " threads is out of range");
+  if (h.threads_per_cta() > kMaxThreadsPerCta)
+    error(kWho, f.path(), ": blocks of ", h.threads_per_cta(), " threads; CUDA allows at most ", kMaxThreadsPerCta);
+  if (h.ctas() > f.size() / kMinBlockBytes)
+    error(kWho, f.path(), ": the grid has ", h.ctas(), " thread blocks, more than the file's ", f.size(),
+          " bytes can hold: truncated?");
   return h;
 }
 
