@@ -92,6 +92,8 @@ ProbeHandler::ProbeHandler(sc_core::sc_module_name name, const Params& p, ClockD
       refusals_(stats_.counter("refusals", Unit::Count, "times the core started refusing probes (queue full)")),
       ni_deflections_(stats_.counter("ni_deflections", Unit::Count,
                                      "probes passed on without a lookup: incoming queue full (deflection = ni)")),
+      llc_forwards_(stats_.counter("llc_forwards_received", Unit::Count,
+                                   "LA-LLC: reads an L2 forwarded here as the line's last sharer")),
       perfect_answers_(stats_.counter("perfect_answers", Unit::Count,
                                       "PP (ORACLE, evaluation device): loads answered in zero cycles from another L1")),
       lat_nonshared_(stats_.average("latency_nonshared_read", Unit::Cycles,
@@ -137,7 +139,7 @@ uint64_t ProbeHandler::stat(const char* n) const {
       {"remote_answers", &remote_answers_}, {"selective_l2_answers", &l2_answers_},
       {"dropped_probe_data", &dropped_data_}, {"dropped_l2_replies", &dropped_l2_}, {"incoming_overflow", &overflow_},
       {"l2_reply_bytes", &l2_reply_bytes_}, {"remote_reply_bytes", &remote_reply_bytes_}, {"refusals", &refusals_}, {"ni_deflections", &ni_deflections_},
-      {"perfect_answers", &perfect_answers_}};
+      {"perfect_answers", &perfect_answers_}, {"llc_forwards_received", &llc_forwards_}};
   for (const auto& [k, c] : all)
     if (s == k) return c->value();
   error(name(), "no counter '", s, "'");
@@ -372,6 +374,27 @@ void ProbeHandler::lookup_done(Payload& gp, bool hit) {
   if (hit) ++lookup_hits_;
   ProbeExt& x = *probe_ext(gp);
   MemExt& e = mem_ext(gp, name());
+  if (x.role == ProbeExt::Role::LlcForward) {  // LA-LLC: answer the requester, or back to the L2
+    e.kind = MemKind::Read;
+    if (hit) {
+      e.is_reply = true;
+      e.dst = e.src;
+      x.role = ProbeExt::Role::LlcServed;
+      x.supplier = static_cast<uint8_t>(core_);
+      gp.set_data_length(l1_.params().line_bytes);
+      gp.set_response_status(tlm::TLM_OK_RESPONSE);
+      reply_q_.push_back(&gp);
+      ++data_sent_;
+    } else {
+      e.is_reply = false;
+      e.dst = x.home;
+      x.role = ProbeExt::Role::LlcMiss;
+      fwd_q_.push_back(&gp);
+      ++forwarded_;
+    }
+    clk_.wake_after_now(*this);
+    return;
+  }
   const ProbeStep st = visit(x.h, hit);
   if (st.kind == ProbeStep::ReplyData) {
     Payload& r = make(MemKind::ProbeReply, x.h.requester, gp.get_address());
@@ -444,8 +467,22 @@ void ProbeHandler::from_network(uint64_t cycle) {
       ++dropped_l2_;
     }
     gp.release();
+  } else if (x && x->role == ProbeExt::Role::LlcForward) {  // LA-LLC: the L2 forwarded a read here
+    ++probes_received_;
+    ++llc_forwards_;
+    incoming_since_[&gp] = cycle;
+    incoming_q_.push_back(&gp);
   } else {
-    if (e.kind == MemKind::Read) {
+    const bool served = x && x->role == ProbeExt::Role::LlcServed;
+    if (x) x->role = ProbeExt::Role::None;  // an LA-LLC forward ends here (LlcServed / LlcMiss)
+    if (e.kind == MemKind::Read && served) {
+      ++remote_answers_;
+      remote_reply_bytes_ += gp.get_data_length();
+      if (const auto it = nonshared_since_.find(&gp); it != nonshared_since_.end()) {
+        lat_remote_.add(double(cycle - it->second));
+        nonshared_since_.erase(it);
+      }
+    } else if (e.kind == MemKind::Read) {
       l2_reply_bytes_ += gp.get_data_length();
       if (const auto it = nonshared_since_.find(&gp); it != nonshared_since_.end()) {
         lat_nonshared_.add(double(cycle - it->second));

@@ -50,6 +50,10 @@
 //   * queue sizes (incoming 8, replies 4, forwarded 4) are not given by the paper;
 //   * a probe-answered load's MemExt gets t_mem_accept = the supplier's lookup and t_reply_inject
 //     = its reply injection, so the block's memory/reply latency split stays meaningful;
+//   * LA-LLC (last_sharer_llc.h): a read the L2 forwards here arrives on the reply network and
+//     waits in the incoming probe queue for an L1 peer lookup; hit -> the line goes to the
+//     requester (replies queue), miss -> the read goes back to its partition (forwarded queue);
+//     at the requester such a reply counts as a remote answer;
 //   * data values: a probe reply carries no bytes (the L1s keep none); with a BackingStore the
 //     L1 fill of a probe-answered load has no data copied (workloads with real values: left).
 #pragma once
@@ -224,7 +228,7 @@ class ProbeHandler : public sc_core::sc_module, public SmFrontStage, private Tic
   Counter &read_misses_, &oracle_shared_, &probed_misses_, &nonshared_, &writes_atomics_, &probes_sent_,
       &probes_received_, &lookups_, &lookup_hits_, &forwarded_, &returns_, &nacks_, &skipped_, &data_sent_,
       &data_received_, &remote_answers_, &l2_answers_, &dropped_data_, &dropped_l2_, &overflow_,
-      &l2_reply_bytes_, &remote_reply_bytes_, &refusals_, &ni_deflections_, &perfect_answers_;
+      &l2_reply_bytes_, &remote_reply_bytes_, &refusals_, &ni_deflections_, &llc_forwards_, &perfect_answers_;
   // Where the time goes (tracing, core cycles from classification at this handler).
   Average &lat_nonshared_, &lat_remote_, &lat_selective_l2_, &incoming_wait_, &lookup_time_;
 };
