@@ -36,7 +36,12 @@
 // Choices the paper left open (each documented where it is decided):
 //   * predictor mode asks SharingPredictor::decide(pc, oracle) on every L1 read miss (the oracle
 //     bit only feeds precision/recall); oracle mode uses the oracle bit itself (IP, n-IP: the
-//     paper's "perfect sharing predictor"), always mode probes every read miss;
+//     paper's "perfect sharing predictor"), always mode probes every read miss, never mode none
+//     (a control: the handler's own cost on the miss path);
+//   * where the time goes (stats latency_*, incoming_wait, peer_lookup_time; summary probe_latency_*):
+//     core cycles from a read's classification here until its answer is back here, per answer
+//     kind. The block's l1_miss_penalty / memory_latency use the supplier's stamps for a
+//     probe-answered load (see below) and so leave out the probe's walk: compare AMAT instead;
 //   * a shared miss that finds TwoLevelProbing or the TimeoutHandler full (32 requests) goes to
 //     the L2 as non-shared; so does S - 1 = 0 probes (IP(C,1,P<1));
 //   * a returning probe and a probe deflected back to its requester are handled at once (never
