@@ -62,6 +62,7 @@ class RdmaCache : public sc_core::sc_module {
   Cache& cache() { return cache_; }
   const Cache& cache() const { return cache_; }
   uint64_t flushes() const { return flushes_.value(); }
+  uint64_t writeback_acks() const { return wb_acks_.value(); }
   // Reads that reached it while enabled, and the fetches they caused (line misses): the reads
   // it served (hits and MSHR merges) are reads() - read_fetches().
   uint64_t reads() const { return reads_.value(); }
