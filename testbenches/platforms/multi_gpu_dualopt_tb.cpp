@@ -99,7 +99,7 @@ void check_answered_once(const Ledger& l, bool net = true) {
 
 }  // namespace
 
-TEST_CASE("multi_gpu coalescing: every remote read answered exactly once with its own words, coalesced on the link "
+TEST_CASE("multi_gpu coalescing: every remote read answered exactly once with its own words and coalesced on the link "
           "(spmv on 4 GPUs x 4 CUs)",
           "[multi_gpu][dualopt]") {
   auto wl = make_workload("spmv", {{"size", "small"}}, 1);
