@@ -105,6 +105,8 @@ bool MaskMshrStage::accept_reply(tlm::tlm_generic_payload& gp) {
       e.is_reply = true;
       e.dst = e.src;
       e.t_done = re.t_done;
+      e.t_mem_accept = re.t_mem_accept;  // the latency split: it shared the response's trip
+      e.t_reply_inject = re.t_reply_inject;
       q->set_data_length(p_.word_bytes * j);
       q->set_response_status(tlm::TLM_OK_RESPONSE);
       ++merged_replies_;

@@ -23,6 +23,8 @@
 //   * which reads were bypassed is the SCBU's per-request decision travelling with the request
 //     (the stage remembers the payloads its policy bypassed), not re-evaluated here, so a mode
 //     change while a line fetch is in flight cannot turn that fetch fine-grained;
+//   * a merged read's reply takes the response's memory and reply-injection stamps (MemExt), so
+//     the platform's latency split counts it as sharing the response's trip;
 //   * a read whose word mask is 0 (a payload without the BGU's mask) asks for the whole line.
 // Stats: bypassed, allocations (cases B + C), case_b, merges (case A), refused, responses,
 // merged_replies.
