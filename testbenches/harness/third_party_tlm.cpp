@@ -27,7 +27,7 @@ void Agenda::run_due() {
 
 PlainMemory::PlainMemory(sc_core::sc_module_name name, Style style, uint64_t bytes, sc_time latency,
                          sc_time accept_delay)
-    : sc_core::sc_module(name), style_(style), mem_(bytes, 0), latency_(latency), accept_delay_(accept_delay) {
+    : sc_core::sc_module(name), style_(style), bytes_(bytes), latency_(latency), accept_delay_(accept_delay) {
   SC_HAS_PROCESS(PlainMemory);
   if (style == Style::FourPhase && !(accept_delay < latency)) throw std::invalid_argument("accept_delay >= latency");
   socket.bind(*static_cast<tlm::tlm_fw_transport_if<>*>(this));
@@ -41,18 +41,28 @@ void PlainMemory::step() { agenda_.run_due(); }
 void PlainMemory::execute(tlm::tlm_generic_payload& gp) {
   const uint64_t a = gp.get_address();
   const unsigned n = gp.get_data_length();
-  if (a + n > mem_.size() || gp.get_byte_enable_ptr()) {
+  if (a + n > bytes_ || gp.get_byte_enable_ptr()) {
     gp.set_response_status(gp.get_byte_enable_ptr() ? tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE : tlm::TLM_ADDRESS_ERROR_RESPONSE);
     return;
   }
   max_addr_ = std::max(max_addr_, a + n);
-  if (gp.is_read()) {
-    std::memcpy(gp.get_data_ptr(), &mem_[a], n);
-    ++reads_;
-  } else if (gp.is_write()) {
-    std::memcpy(&mem_[a], gp.get_data_ptr(), n);
-    ++writes_;
+  for (unsigned done = 0; done < n;) {
+    const uint64_t at = a + done, page = at / 4096, off = at % 4096;
+    const unsigned len = static_cast<unsigned>(std::min<uint64_t>(n - done, 4096 - off));
+    auto it = pages_.find(page);
+    if (gp.is_read()) {
+      if (it == pages_.end())
+        std::memset(gp.get_data_ptr() + done, 0, len);
+      else
+        std::memcpy(gp.get_data_ptr() + done, &it->second[off], len);
+    } else if (gp.is_write()) {
+      if (it == pages_.end()) it = pages_.emplace(page, std::vector<unsigned char>(4096, 0)).first;
+      std::memcpy(&it->second[off], gp.get_data_ptr() + done, len);
+    }
+    done += len;
   }
+  if (gp.is_read()) ++reads_;
+  if (gp.is_write()) ++writes_;
   gp.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 

@@ -9,6 +9,7 @@
 //   FourPhase        BEGIN_REQ -> TLM_ACCEPTED; END_REQ after accept_delay (back-pressure when
 //                    large); BEGIN_RESP after the latency (> accept_delay)
 //   RespEndsReq      BEGIN_REQ -> TLM_ACCEPTED; BEGIN_RESP after the latency, no END_REQ
+// Its size is `bytes` (addresses 0..bytes-1), stored sparsely (4 KB pages allocated on a write).
 // Responses are sent one at a time (response exclusion); a BEGIN_RESP answered TLM_ACCEPTED
 // waits for END_RESP. Out-of-range accesses complete with TLM_ADDRESS_ERROR_RESPONSE.
 //
@@ -48,7 +49,6 @@ class PlainMemory : public sc_core::sc_module, private tlm::tlm_fw_transport_if<
   tlm::tlm_target_socket<32> socket{"socket"};
   PlainMemory(sc_core::sc_module_name name, Style style, uint64_t bytes, sc_core::sc_time latency,
               sc_core::sc_time accept_delay = sc_core::SC_ZERO_TIME);
-  std::vector<unsigned char>& contents() { return mem_; }
   uint64_t reads() const { return reads_; }
   uint64_t writes() const { return writes_; }
   uint64_t max_address() const { return max_addr_; }
@@ -64,7 +64,8 @@ class PlainMemory : public sc_core::sc_module, private tlm::tlm_fw_transport_if<
   void step();
 
   const Style style_;
-  std::vector<unsigned char> mem_;
+  const uint64_t bytes_;
+  std::map<uint64_t, std::vector<unsigned char>> pages_;  // sparse: 4 KB pages, zero until written
   const sc_core::sc_time latency_, accept_delay_;
   Agenda agenda_;
   std::vector<tlm::tlm_generic_payload*> resp_q_;
