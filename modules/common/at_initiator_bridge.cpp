@@ -14,6 +14,7 @@ AtInitiatorBridge::AtInitiatorBridge(sc_core::sc_module_name name, const Params&
   SC_HAS_PROCESS(AtInitiatorBridge);
   socket.bind(*static_cast<tlm::tlm_bw_transport_if<>*>(this));
   in.set_accept([this](tlm::tlm_generic_payload& gp) { return accept(gp); });
+  in.set_b_transport([this](tlm::tlm_generic_payload& gp, sc_core::sc_time& t) { lt(gp, t); });
   out.on_accept([this] { wake_.notify(sc_core::SC_ZERO_TIME); });
   SC_METHOD(pump);
   sensitive << wake_;
@@ -44,7 +45,7 @@ bool AtInitiatorBridge::accept(tlm::tlm_generic_payload& gp) {
   return true;  // the message is ours now (we hold its reference for the transaction)
 }
 
-void AtInitiatorBridge::begin(tlm::tlm_generic_payload& gp) {
+AtInitiatorBridge::Open AtInitiatorBridge::prepare(tlm::tlm_generic_payload& gp) {
   Open o{gp.get_address(), gp.get_data_ptr(), {}, false};
   if (gp.get_data_length() == 0) error(name(), "request with data length 0 at address 0x", std::hex, gp.get_address());
   if (!o.data) {
@@ -60,6 +61,29 @@ void AtInitiatorBridge::begin(tlm::tlm_generic_payload& gp) {
     gp.set_streaming_width(gp.get_data_length());  // gpusc payloads are never streams
   gp.set_dmi_allowed(false);
   gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  return o;
+}
+
+void AtInitiatorBridge::restore(tlm::tlm_generic_payload& gp, Open& o) {
+  if (!gp.is_response_ok())
+    error(name(), "target answered the ", gp.is_read() ? "read" : "write", " of 0x", std::hex, gp.get_address(),
+          " with ", gp.get_response_string());
+  gp.set_address(o.addr);
+  if (!o.data) {
+    gp.set_data_ptr(nullptr);
+    spare_.push_back(std::move(o.lent));
+  }
+}
+
+void AtInitiatorBridge::lt(tlm::tlm_generic_payload& gp, sc_core::sc_time& t) {
+  Open o = prepare(gp);
+  socket->b_transport(gp, t);
+  restore(gp, o);
+  reply_(gp);  // sets the reply fields; the caller keeps the payload (a functional access)
+}
+
+void AtInitiatorBridge::begin(tlm::tlm_generic_payload& gp) {
+  Open o = prepare(gp);
   open_.emplace(&gp, std::move(o));
   in_req_ = &gp;
   ++begun_;
@@ -135,16 +159,8 @@ void AtInitiatorBridge::finish(const Done& d) {
     if (socket->nb_transport_fw(gp, ph, t) != tlm::TLM_COMPLETED)
       error(name(), "target did not answer END_RESP with TLM_COMPLETED");
   }
-  if (!gp.is_response_ok())
-    error(name(), "target answered the ", gp.is_read() ? "read" : "write", " of 0x", std::hex, gp.get_address(),
-          " with ", gp.get_response_string());
   auto it = open_.find(&gp);
-  Open& o = it->second;
-  gp.set_address(o.addr);
-  if (!o.data) {
-    gp.set_data_ptr(nullptr);
-    spare_.push_back(std::move(o.lent));
-  }
+  restore(gp, it->second);
   open_.erase(it);
   if (reply_(gp))
     out.send(gp);  // handed over even if withheld: out.busy() holds further replies

@@ -32,6 +32,9 @@
 // reads_reply (the memory side: reads come back as fills, writes are absorbed, as gpusc's own
 // DRAM models do) and all_reply (every request is answered, as an L2 answers: read data, write
 // ack, atomic old value) are the two policies gpusc needs.
+// Loosely-timed path: b_transport on in (a cache's functional access) becomes b_transport on
+// socket with the same well-formed payload, address map and status check; `reply` then sets the
+// reply fields and the caller keeps the payload.
 #pragma once
 #include <cstdint>
 #include <deque>
@@ -83,7 +86,10 @@ class AtInitiatorBridge : public sc_core::sc_module, private tlm::tlm_bw_transpo
   tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& t) override;
   void invalidate_direct_mem_ptr(sc_dt::uint64, sc_dt::uint64) override {}
   bool accept(tlm::tlm_generic_payload& gp);
+  Open prepare(tlm::tlm_generic_payload& gp);  // a well-formed request; what to restore after
+  void restore(tlm::tlm_generic_payload& gp, Open& o);  // checks the response status
   void begin(tlm::tlm_generic_payload& gp);
+  void lt(tlm::tlm_generic_payload& gp, sc_core::sc_time& t);  // in's b_transport
   void post(tlm::tlm_generic_payload& gp, Ev ev, const sc_core::sc_time& t);
   void pump();  // SC_METHOD: applies due events, hands replies on, ends responses
   void finish(const Done& d);

@@ -18,7 +18,8 @@
 //   BEGIN_REQ -> TLM_ACCEPTED ... bw END_REQ -> TLM_ACCEPTED ... bw BEGIN_RESP -> TLM_COMPLETED
 //   BEGIN_REQ -> TLM_UPDATED(BEGIN_RESP); MsgOut sends END_RESP at once
 //   MsgIn: bw BEGIN_RESP -> TLM_ACCEPTED, later fw END_RESP: no other BEGIN_RESP until then
-//   (response exclusion); a message refused meanwhile is retried when END_RESP arrives.
+//   (response exclusion); a message refused meanwhile is retried when END_RESP arrives (from
+//   inside that END_RESP call: its BEGIN_RESP is a nested backward call).
 // MsgOut sets the response status to TLM_INCOMPLETE_RESPONSE on every send (a reused payload is a
 // new transaction); MsgIn sets TLM_OK_RESPONSE when its owner takes the message.
 // The initiator may not send again while END_REQ is withheld (request exclusion rule).

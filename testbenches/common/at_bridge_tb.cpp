@@ -338,3 +338,38 @@ TEST_CASE("AtTargetBridge: requests it cannot honour complete with the standard'
   sc_time t = sc_core::SC_ZERO_TIME;
   REQUIRE_THROWS_WITH(ini.socket->b_transport(lt, t), Catch::Contains("no loosely-timed path"));
 }
+
+TEST_CASE("AtInitiatorBridge: the loosely-timed path is b_transport on the socket, well formed", "[tlm][bridge]") {
+  struct Src : sc_core::sc_module {
+    MsgOut out{"out"};
+    explicit Src(sc_core::sc_module_name n) : sc_core::sc_module(n) {}
+  } src("src");
+  struct Rep : sc_core::sc_module {
+    MsgIn in{"in", [](tlm::tlm_generic_payload&) { return true; }};
+    explicit Rep(sc_core::sc_module_name n) : sc_core::sc_module(n) {}
+  } rep("rep");
+  AtInitiatorBridge br("br", {}, &AtInitiatorBridge::reads_reply, [](uint64_t a) { return a - 0x10000; });
+  BaseProtocolChecker chk("chk");
+  tb::PlainMemory mem("mem", TStyle::EarlyCompletion, 4096, sc_time(30, SC_NS));
+  src.out.bind(br.in);
+  br.out.bind(rep.in);
+  br.socket.bind(chk.target_socket);
+  chk.initiator_socket.bind(mem.socket);
+  sc_core::sc_start(sc_core::SC_ZERO_TIME);
+  PayloadPool pool(64);
+  tlm::tlm_generic_payload& gp = pool.acquire();
+  gp.set_address(0x10040);
+  gp.set_data_ptr(nullptr);  // no values: the bridge lends a buffer
+  gp.get_extension<MemExt>()->kind = MemKind::Read;
+  sc_time t = sc_core::SC_ZERO_TIME;
+  src.out->b_transport(gp, t);
+  CHECK(t == sc_time(30, SC_NS));
+  CHECK(chk.violations().empty());
+  CHECK(chk.transactions() == 1);
+  CHECK(mem.reads() == 1);
+  CHECK(mem.max_address() == 0x40 + 64);
+  CHECK(gp.get_address() == 0x10040);
+  CHECK(gp.get_data_ptr() == nullptr);
+  CHECK(gp.get_extension<MemExt>()->is_reply);
+  gp.release();
+}
