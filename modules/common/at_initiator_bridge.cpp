@@ -46,9 +46,29 @@ bool AtInitiatorBridge::accept(tlm::tlm_generic_payload& gp) {
 }
 
 AtInitiatorBridge::Open AtInitiatorBridge::prepare(tlm::tlm_generic_payload& gp) {
-  Open o{gp.get_address(), gp.get_data_ptr(), {}, false};
+  Open o{gp.get_address(), gp.get_data_ptr(), {}, false, gp.get_data_length(), {}};
   if (gp.get_data_length() == 0) error(name(), "request with data length 0 at address 0x", std::hex, gp.get_address());
-  if (!o.data) {
+  const MemExt* e = gp.get_extension<MemExt>();
+  const uint32_t wm = e && gp.is_write() ? e->word_mask : 0;
+  if (wm && (wm & (wm + 1)) != 0 && gp.get_data_length() == 4u * __builtin_popcount(wm)) {
+    const unsigned top = 32 - __builtin_clz(wm), len = 4 * top;  // words 0 .. top-1
+    if (!spare_.empty()) {
+      o.lent = std::move(spare_.back());
+      spare_.pop_back();
+    }
+    o.lent.assign(len, 0);
+    o.be.assign(len, 0);
+    for (unsigned w = 0, k = 0; w < top; ++w)
+      if (wm & (1u << w)) {
+        if (o.data) std::copy(o.data + 4 * k, o.data + 4 * k + 4, o.lent.begin() + 4 * w);
+        std::fill(o.be.begin() + 4 * w, o.be.begin() + 4 * w + 4, static_cast<unsigned char>(0xff));
+        ++k;
+      }
+    gp.set_data_ptr(o.lent.data());
+    gp.set_data_length(len);
+    gp.set_byte_enable_ptr(o.be.data());
+    gp.set_byte_enable_length(len);
+  } else if (!o.data) {
     if (!spare_.empty()) {
       o.lent = std::move(spare_.back());
       spare_.pop_back();
@@ -69,8 +89,13 @@ void AtInitiatorBridge::restore(tlm::tlm_generic_payload& gp, Open& o) {
     error(name(), "target answered the ", gp.is_read() ? "read" : "write", " of 0x", std::hex, gp.get_address(),
           " with ", gp.get_response_string());
   gp.set_address(o.addr);
-  if (!o.data) {
-    gp.set_data_ptr(nullptr);
+  gp.set_data_length(o.len);
+  if (!o.be.empty()) {
+    gp.set_byte_enable_ptr(nullptr);
+    gp.set_byte_enable_length(0);
+  }
+  if (gp.get_data_ptr() != o.data) {
+    gp.set_data_ptr(o.data);
     spare_.push_back(std::move(o.lent));
   }
 }

@@ -15,6 +15,12 @@
 // for the transaction and restores the null pointer after; so without attached memory values an
 // external memory sees zero write data and its read data is dropped, gpusc's timing being the
 // same either way). MemExt stays attached (an ignorable extension: a target may ignore it).
+// A write whose MemExt word_mask selects words that are not one run from the address (an SM's
+// partial store: data packed one 4 B word per set bit) is sent unpacked, as the standard needs:
+// data_length 4 x (highest selected word + 1) from the line address, each word at its place, and
+// byte enables 0xff on the selected words and 0x00 elsewhere; message data and length are
+// restored after. (An atomic leaves a block as such a write: the base protocol has no
+// read-modify-write command; a target sees a write.)
 // `address` (optional) maps the gpusc address to the target's (e.g. a partition-local one); the
 // gpusc address is restored after the transaction.
 // Phases: every legal target answer is accepted: TLM_COMPLETED (early completion), TLM_UPDATED
@@ -76,6 +82,8 @@ class AtInitiatorBridge : public sc_core::sc_module, private tlm::tlm_bw_transpo
     unsigned char* data;            // the message's own data pointer (null: no values)
     std::vector<unsigned char> lent;  // buffer lent for the transaction when data was null
     bool end_req = false;
+    unsigned len = 0;                 // the message's own data length
+    std::vector<unsigned char> be;    // byte enables of an unpacked word-masked write
   };
   enum class Ev : uint8_t { EndReq, BeginResp, Completed };
   struct Done {

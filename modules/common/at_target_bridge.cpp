@@ -44,14 +44,25 @@ tlm::tlm_sync_enum AtTargetBridge::nb_transport_fw(tlm::tlm_generic_payload& gp,
     return tlm::TLM_COMPLETED;
   };
   if (gp.get_command() == tlm::TLM_IGNORE_COMMAND) return refuse(tlm::TLM_OK_RESPONSE);
-  if (gp.get_byte_enable_ptr()) return refuse(tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE);
   if (gp.get_data_length() == 0 || gp.get_data_length() > p_.max_bytes ||
       gp.get_streaming_width() < gp.get_data_length())
     return refuse(tlm::TLM_BURST_ERROR_RESPONSE);
+  if (gp.get_byte_enable_ptr() && !word_enables(gp)) return refuse(tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE);
   req_ = &gp;
   req_at_ = sc_core::sc_time_stamp() + t;
   wake_.notify(t);
   return tlm::TLM_ACCEPTED;
+}
+
+bool AtTargetBridge::word_enables(const tlm::tlm_generic_payload& gp) const {
+  const unsigned n = gp.get_data_length();
+  const uint64_t off = gp.get_address() % p_.line_bytes;
+  if (!gp.is_write() || gp.get_byte_enable_length() != n || n % 4 || off % 4 || off + n > p_.line_bytes) return false;
+  const unsigned char* be = gp.get_byte_enable_ptr();
+  for (unsigned w = 0; w < n / 4; ++w)
+    for (unsigned b = 1; b < 4; ++b)
+      if (be[4 * w + b] != be[4 * w] || (be[4 * w] != 0 && be[4 * w] != 0xff)) return false;
+  return true;
 }
 
 tlm::tlm_generic_payload& AtTargetBridge::internal_of(const tlm::tlm_generic_payload& ext) {
@@ -63,16 +74,33 @@ tlm::tlm_generic_payload& AtTargetBridge::internal_of(const tlm::tlm_generic_pay
   gp.set_data_length(len);
   gp.set_streaming_width(len);
   if (ext.is_write()) std::memcpy(gp.get_data_ptr(), ext.get_data_ptr(), len);
+  if (ext.get_byte_enable_ptr()) {  // word enables (checked): gpusc's packed partial write
+    const uint64_t off = ext.get_address() % p_.line_bytes;
+    unsigned k = 0;
+    for (unsigned w = 0; w < len / 4; ++w)
+      if (ext.get_byte_enable_ptr()[4 * w]) {
+        std::memcpy(gp.get_data_ptr() + 4 * k++, ext.get_data_ptr() + 4 * w, 4);
+        e.word_mask |= 1u << (off / 4 + w);
+        e.sector_mask |= 1u << ((off + 4 * w) / 32);
+      }
+    gp.set_address(ext.get_address() - off);
+    gp.set_data_length(4 * k ? 4 * k : 4);
+    gp.set_streaming_width(gp.get_data_length());
+  }
   if (const MemExt* own = ext.get_extension<MemExt>()) {
+    const uint32_t wm = e.word_mask, sm = e.sector_mask;
     e.copy_from(*own);
     e.is_reply = false;
+    if (ext.get_byte_enable_ptr()) e.word_mask = wm, e.sector_mask = sm;
     return gp;
   }
   e.kind = ext.is_write() ? MemKind::Write : MemKind::Read;
-  const uint64_t off = ext.get_address() % p_.line_bytes;
-  const uint64_t last = std::min<uint64_t>(off + len, p_.line_bytes) - 1;  // within this line
-  for (uint64_t w = off / 4; w <= last / 4; ++w) e.word_mask |= 1u << w;
-  for (uint64_t s = off / 32; s <= last / 32; ++s) e.sector_mask |= 1u << s;
+  if (!ext.get_byte_enable_ptr()) {
+    const uint64_t off = ext.get_address() % p_.line_bytes;
+    const uint64_t last = std::min<uint64_t>(off + len, p_.line_bytes) - 1;  // within this line
+    for (uint64_t w = off / 4; w <= last / 4; ++w) e.word_mask |= 1u << w;
+    for (uint64_t s = off / 32; s <= last / 32; ++s) e.sector_mask |= 1u << s;
+  }
   e.t_issue = sc_core::sc_time_stamp();
   route_(ext, e);
   return gp;

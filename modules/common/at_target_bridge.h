@@ -18,9 +18,12 @@
 // sc_time_stamp() + the request's timing annotation at the earliest; BEGIN_RESP follows when the
 // reply arrives; the initiator may answer it TLM_COMPLETED, TLM_UPDATED with END_RESP, or
 // TLM_ACCEPTED and END_RESP later (no other BEGIN_RESP until then: response exclusion).
+// Byte enables: a write whose byte enables cover its length (byte enable length = data length),
+// whole 4 B words each all 0xff or all 0x00, word-aligned within one line, becomes gpusc's partial
+// write (line address, word_mask of the enabled words, their data packed), as an SM sends it.
 // Requests the bridge cannot honour complete at once (TLM_COMPLETED) with the standard's error
-// status instead of being silently changed: byte enables (TLM_BYTE_ENABLE_ERROR_RESPONSE), a
-// length of 0 or over max_bytes, or a streaming width below the length
+// status instead of being silently changed: other byte enables (TLM_BYTE_ENABLE_ERROR_RESPONSE),
+// a length of 0 or over max_bytes, or a streaming width below the length
 // (TLM_BURST_ERROR_RESPONSE). TLM_IGNORE_COMMAND completes at once with TLM_OK_RESPONSE.
 // No loosely-timed path: b_transport is an error naming the bridge (DMI: none; debug: 0 bytes).
 #pragma once
@@ -63,6 +66,7 @@ class AtTargetBridge : public sc_core::sc_module, private tlm::tlm_fw_transport_
   bool get_direct_mem_ptr(tlm::tlm_generic_payload&, tlm::tlm_dmi&) override { return false; }
   unsigned int transport_dbg(tlm::tlm_generic_payload&) override { return 0; }
   tlm::tlm_generic_payload& internal_of(const tlm::tlm_generic_payload& ext);
+  bool word_enables(const tlm::tlm_generic_payload& gp) const;  // byte enables gpusc can carry
   void pump();  // SC_METHOD
 
   const Params p_;

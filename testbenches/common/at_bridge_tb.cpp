@@ -79,11 +79,20 @@ struct Echo : sc_core::sc_module {
   std::deque<tlm::tlm_generic_payload*> q;
   sc_core::sc_event taken;
   uint64_t writes = 0;
+  struct Seen {
+    uint64_t address;
+    unsigned length;
+    uint32_t word_mask;
+    std::vector<unsigned char> data;
+  };
+  std::vector<Seen> seen;
   explicit Echo(sc_core::sc_module_name n) : sc_core::sc_module(n) {
     SC_HAS_PROCESS(Echo);
     in.set_accept([this](tlm::tlm_generic_payload& gp) {
       if (q.size() >= 2) return false;  // back-pressure toward the bridge
       q.push_back(&gp);
+      seen.push_back({gp.get_address(), gp.get_data_length(), gp.get_extension<MemExt>()->word_mask,
+                      std::vector<unsigned char>(gp.get_data_ptr(), gp.get_data_ptr() + gp.get_data_length())});
       taken.notify(sc_core::SC_ZERO_TIME);
       return true;
     });
@@ -296,8 +305,8 @@ TEST_CASE("AtTargetBridge: requests it cannot honour complete with the standard'
   struct Ini : sc_core::sc_module, tlm::tlm_bw_transport_if<> {
     tlm::tlm_initiator_socket<32> socket{"socket"};
     explicit Ini(sc_core::sc_module_name n) : sc_core::sc_module(n) { socket.bind(*this); }
-    tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload&, tlm::tlm_phase&, sc_time&) override {
-      return tlm::TLM_ACCEPTED;
+    tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload&, tlm::tlm_phase& ph, sc_time&) override {
+      return ph == tlm::BEGIN_RESP ? tlm::TLM_COMPLETED : tlm::TLM_ACCEPTED;
     }
     void invalidate_direct_mem_ptr(sc_dt::uint64, sc_dt::uint64) override {}
   } ini("ini");
@@ -327,10 +336,31 @@ TEST_CASE("AtTargetBridge: requests it cannot honour complete with the standard'
     CHECK(r == tlm::TLM_COMPLETED);
     return gp.get_response_status();
   };
-  CHECK(offer(64, true) == tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE);
+  CHECK(offer(64, true) == tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE);  // a read with 4 enables for 64 bytes
   CHECK(offer(256, false) == tlm::TLM_BURST_ERROR_RESPONSE);
   CHECK(chk.violations().empty());
   CHECK(echo.writes == 0);
+  // Word enables on a write: gpusc's packed partial write (words 5 and 7 of line 0x1000).
+  unsigned char wbe[16] = {0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0};
+  for (unsigned b = 0; b < 16; ++b) data[b] = static_cast<unsigned char>(b);
+  tlm::tlm_generic_payload w;
+  w.set_command(tlm::TLM_WRITE_COMMAND);
+  w.set_address(0x1014);
+  w.set_data_ptr(data);
+  w.set_data_length(16);
+  w.set_streaming_width(16);
+  w.set_byte_enable_ptr(wbe);
+  w.set_byte_enable_length(16);
+  tlm::tlm_phase ph = tlm::BEGIN_REQ;
+  sc_time wt = sc_core::SC_ZERO_TIME;
+  CHECK(ini.socket->nb_transport_fw(w, ph, wt) == tlm::TLM_ACCEPTED);
+  sc_core::sc_start(sc_time(100, SC_NS));
+  CHECK(chk.violations().empty());
+  CHECK(w.get_response_status() == tlm::TLM_OK_RESPONSE);
+  REQUIRE(echo.seen.size() == 1);
+  CHECK(echo.seen[0].address == 0x1000);
+  CHECK(echo.seen[0].word_mask == ((1u << 5) | (1u << 7)));
+  CHECK(echo.seen[0].data == std::vector<unsigned char>{0, 1, 2, 3, 8, 9, 10, 11});
   tlm::tlm_generic_payload lt;
   lt.set_data_ptr(data);
   lt.set_data_length(4);
@@ -372,4 +402,38 @@ TEST_CASE("AtInitiatorBridge: the loosely-timed path is b_transport on the socke
   CHECK(gp.get_data_ptr() == nullptr);
   CHECK(gp.get_extension<MemExt>()->is_reply);
   gp.release();
+}
+
+TEST_CASE("AtInitiatorBridge and AtTargetBridge: a partial store travels as byte enables and back", "[tlm][bridge]") {
+  ClockDomain clk("clk", 1000);
+  PayloadPool pool(128);
+  tb::ScriptedInitiator ini("ini", clk, pool);
+  AtInitiatorBridge out("out", {}, &AtInitiatorBridge::all_reply);
+  BaseProtocolChecker chk("chk");
+  tb::PlainMemory mem("mem", TStyle::FourPhase, 1 << 20, sc_time(30, SC_NS), sc_time(3, SC_NS));
+  tb::ScriptedTarget acks("acks", clk, 4);
+  ini.out.bind(out.in);
+  out.socket.bind(chk.target_socket);
+  chk.initiator_socket.bind(mem.socket);
+  out.out.bind(acks.in);
+  // An SM's store of words 1 and 3 of line 0x400: data packed, 4 B per set bit of word_mask.
+  ini.at(0, [](tlm::tlm_generic_payload& gp, MemExt& e) {
+    gp.set_command(tlm::TLM_WRITE_COMMAND);
+    gp.set_address(0x400);
+    gp.set_data_length(8);
+    for (unsigned b = 0; b < 8; ++b) gp.get_data_ptr()[b] = static_cast<unsigned char>(0xa0 + b);
+    e.kind = MemKind::Write;
+    e.word_mask = 0b1010;
+  });
+  sc_core::sc_start(clk.time_of(200));
+  CHECK(chk.violations().empty());
+  CHECK(mem.writes() == 1);
+  CHECK(mem.byte(0x400) == 0);         // word 0 not written
+  CHECK(mem.byte(0x404) == 0xa0);      // word 1: the first packed word
+  CHECK(mem.byte(0x407) == 0xa3);
+  CHECK(mem.byte(0x408) == 0);         // word 2 not written
+  CHECK(mem.byte(0x40c) == 0xa4);      // word 3: the second packed word
+  REQUIRE(acks.arrivals().size() == 1);  // all_reply: a write ack
+  CHECK(acks.arrivals()[0].length == 8);  // the message's own length restored
+  CHECK(acks.arrivals()[0].ext.word_mask == 0b1010);
 }

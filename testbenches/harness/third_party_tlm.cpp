@@ -38,26 +38,33 @@ PlainMemory::PlainMemory(sc_core::sc_module_name name, Style style, uint64_t byt
 
 void PlainMemory::step() { agenda_.run_due(); }
 
+unsigned char PlainMemory::byte(uint64_t a) const {
+  auto it = pages_.find(a / 4096);
+  return it == pages_.end() ? 0 : it->second[a % 4096];
+}
+
 void PlainMemory::execute(tlm::tlm_generic_payload& gp) {
   const uint64_t a = gp.get_address();
   const unsigned n = gp.get_data_length();
-  if (a + n > bytes_ || gp.get_byte_enable_ptr()) {
-    gp.set_response_status(gp.get_byte_enable_ptr() ? tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE : tlm::TLM_ADDRESS_ERROR_RESPONSE);
+  if (a + n > bytes_) {
+    gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
     return;
   }
+  const unsigned char* be = gp.get_byte_enable_ptr();
+  const unsigned be_len = gp.get_byte_enable_length();
   max_addr_ = std::max(max_addr_, a + n);
   for (unsigned done = 0; done < n;) {
     const uint64_t at = a + done, page = at / 4096, off = at % 4096;
     const unsigned len = static_cast<unsigned>(std::min<uint64_t>(n - done, 4096 - off));
     auto it = pages_.find(page);
-    if (gp.is_read()) {
-      if (it == pages_.end())
-        std::memset(gp.get_data_ptr() + done, 0, len);
-      else
-        std::memcpy(gp.get_data_ptr() + done, &it->second[off], len);
-    } else if (gp.is_write()) {
-      if (it == pages_.end()) it = pages_.emplace(page, std::vector<unsigned char>(4096, 0)).first;
-      std::memcpy(&it->second[off], gp.get_data_ptr() + done, len);
+    if (gp.is_write() && it == pages_.end()) it = pages_.emplace(page, std::vector<unsigned char>(4096, 0)).first;
+    for (unsigned b = 0; b < len; ++b) {
+      const unsigned i = done + b;  // byte i of the transaction; byte enables repeat every be_len
+      if (be && be[i % be_len] != TLM_BYTE_ENABLED) continue;
+      if (gp.is_read())
+        gp.get_data_ptr()[i] = it == pages_.end() ? 0 : it->second[off + b];
+      else if (gp.is_write())
+        it->second[off + b] = gp.get_data_ptr()[i];
     }
     done += len;
   }

@@ -10,6 +10,7 @@
 //                    large); BEGIN_RESP after the latency (> accept_delay)
 //   RespEndsReq      BEGIN_REQ -> TLM_ACCEPTED; BEGIN_RESP after the latency, no END_REQ
 // Its size is `bytes` (addresses 0..bytes-1), stored sparsely (4 KB pages allocated on a write).
+// Byte enables are honoured (repeating every byte enable length).
 // Responses are sent one at a time (response exclusion); a BEGIN_RESP answered TLM_ACCEPTED
 // waits for END_RESP. Out-of-range accesses complete with TLM_ADDRESS_ERROR_RESPONSE.
 //
@@ -49,6 +50,7 @@ class PlainMemory : public sc_core::sc_module, private tlm::tlm_fw_transport_if<
   tlm::tlm_target_socket<32> socket{"socket"};
   PlainMemory(sc_core::sc_module_name name, Style style, uint64_t bytes, sc_core::sc_time latency,
               sc_core::sc_time accept_delay = sc_core::SC_ZERO_TIME);
+  unsigned char byte(uint64_t address) const;
   uint64_t reads() const { return reads_; }
   uint64_t writes() const { return writes_; }
   uint64_t max_address() const { return max_addr_; }
