@@ -18,6 +18,7 @@
 #include "workload/polybench_gemm.h"
 #include "workload/spmv.h"
 #include "workload/stencil2d.h"
+#include "workload/stream_triad.h"
 #include "workload/transpose.h"
 
 namespace gpusc {
@@ -109,6 +110,8 @@ const std::vector<Entry>& table() {
           "y = A x for a CSR matrix, one thread per row (CSR-scalar, SHOC)"),
       entry<Stencil2dWorkload, Input::None>("stencil2d",
           "5-point thermal stencil, one launch per time step (Rodinia hotspot)"),
+      entry<StreamTriadWorkload, Input::None>("stream",
+          "STREAM triad a = b + q c, one thread per element (BabelStream triad_kernel)"),
       entry<TransposeWorkload, Input::None>("transpose",
           "out = in^T, the naive kernel (CUDA SDK transposeNaive)"),
   };
