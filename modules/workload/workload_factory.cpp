@@ -8,6 +8,7 @@
 #include "workload/bfs.h"
 #include "workload/bicg.h"
 #include "workload/cfd.h"
+#include "workload/comd.h"
 #include "workload/conv2d.h"
 #include "workload/gemm.h"
 #include "workload/histogram.h"
@@ -94,6 +95,8 @@ const std::vector<Entry>& table() {
           "BiCG sub-kernel s = A^T r and q = A p, two launches (PolyBench/GPU BICG)"),
       entry<CfdWorkload, Input::None>("cfd",
           "unstructured finite-volume Euler solver, neighbour gather, 7 launches per iteration (Rodinia CFD)"),
+      entry<ComdWorkload, Input::Seeded>("comd",
+          "Lennard-Jones forces over Verlet neighbour lists, one thread per atom (CoMD)"),
       entry<Conv2dWorkload, Input::None>("conv2d",
           "2-D convolution with a K x K filter, one thread per pixel (PolyBench/GPU 2DCONV)"),
       entry<GemmWorkload, Input::None>("gemm",
