@@ -2,6 +2,7 @@
 // at their addresses (AddressSpace contents sourcing a BackingStore), its stores carry the values
 // the algorithm computes, and a platform whose stage needs values refuses a workload without.
 // Expected values are worked out by hand for tiny inputs.
+#include <cmath>
 #include <cstring>
 #include <map>
 #include <memory>
@@ -13,6 +14,7 @@
 #include "mem/backing_store.h"
 #include "platforms/mesh_gpu/mesh_gpu.h"
 #include "platforms/mesh_gpu/presets.h"
+#include "workload/barnes_hut.h"
 #include "workload/bfs.h"
 #include "workload/spmv.h"
 #include "workload/transpose.h"
@@ -267,4 +269,36 @@ TEST_CASE("values: polybench-gemm with accumulate_in_memory stores each running 
     }
   // beta C = 1061.5, + 32412 * 0 * 0.5, + 32412 * 0.5 * 0.5
   CHECK(c11 == std::vector<float>{1061.5f, 1061.5f, 9164.5f});
+}
+
+TEST_CASE("values: barnes-hut holds the tree and stores each body's acceleration and velocity (two bodies)",
+          "[values][barnes-hut]") {
+  // Two bodies of mass 0.5 at x = -1 and x = +1: each feels the other at dx = +-2 (its own
+  // interaction has dx = 0 and adds nothing). Lonestar: tmp = rsqrtf(dx^2 + eps^2) ; tmp = m tmp^3 ;
+  // ax += dx tmp; vel += (ax - 0) dthf.
+  Bodies b;
+  b.x = {-1.0f, 1.0f};
+  b.y = b.z = {0.0f, 0.0f};
+  b.mass = {0.5f, 0.5f};
+  BarnesHutWorkload::Params p;
+  BarnesHutWorkload w(p, b);
+  REQUIRE(w.has_values());
+  const BackingStore s = store_of(w);
+  const AddressSpace& sp = w.address_space();
+  const Octree& t = w.tree();
+  CHECK(float_at(s, sp.base("posx") + 4) == 1.0f);
+  CHECK(float_at(s, sp.base("mass") + 4 * t.root()) == 1.0f);  // the root cell: total mass
+  CHECK(word_at(s, sp.base("child") + 4 * t.child_slot(t.root(), 0)) == uint32_t(t.child_of(t.root(), 0)));
+  CHECK(word_at(s, sp.base("child") + 4 * t.child_slot(t.root(), 2)) == 0xffffffffu);  // -1: empty
+  const float eps2 = float(p.epsilon * p.epsilon);
+  float tmp = 1.0f / std::sqrt(2.0f * 2.0f + (0.0f + (0.0f + eps2)));
+  tmp = 0.5f * tmp * tmp * tmp;
+  const float ax0 = 2.0f * tmp;  // body 0 is pulled towards +x
+  const auto st = all_stores(w);
+  REQUIRE(st.size() == 1);
+  CHECK(as_float(st[0].at(sp.base("accx"))) == ax0);
+  CHECK(as_float(st[0].at(sp.base("accx") + 4)) == -ax0);
+  CHECK(as_float(st[0].at(sp.base("accy"))) == 0.0f);
+  CHECK(as_float(st[0].at(sp.base("velx"))) == ax0 * BarnesHutWorkload::kDthf);
+  CHECK(as_float(st[0].at(sp.base("velx") + 4)) == -ax0 * BarnesHutWorkload::kDthf);
 }
