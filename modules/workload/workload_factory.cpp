@@ -18,6 +18,7 @@
 #include "workload/polybench_gemm.h"
 #include "workload/spmv.h"
 #include "workload/stencil2d.h"
+#include "workload/string_match.h"
 #include "workload/transpose.h"
 
 namespace gpusc {
@@ -109,6 +110,8 @@ const std::vector<Entry>& table() {
           "y = A x for a CSR matrix, one thread per row (CSR-scalar, SHOC)"),
       entry<Stencil2dWorkload, Input::None>("stencil2d",
           "5-point thermal stencil, one launch per time step (Rodinia hotspot)"),
+      entry<StringMatchWorkload, Input::Seeded>("string-match",
+          "keyword search in every line of a generated text, one thread per line (Mars StringMatch map)"),
       entry<TransposeWorkload, Input::None>("transpose",
           "out = in^T, the naive kernel (CUDA SDK transposeNaive)"),
   };
