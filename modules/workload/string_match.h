@@ -9,17 +9,18 @@
 // [i + 1] (coalesced), then scans its line in 4-byte words from the aligned word holding its
 // first byte to the one holding its last (text + 4 k: one word per step; lanes whose line has
 // ended are masked off), each step a load and 3 ALU ops (shift in, compare, match flag); finally
-// stores result[i] (one word). Lines are 40 to 100 bytes, so the 32 lanes of a warp read 32
-// different lines a line apart: every load is one or two 32 B sectors of many 128 B lines, the
-// sparse reads paper 002's filter exploits.
+// stores result[i] (one word). Lines are about 15 to 120 bytes (47 on average), so the 32 lanes
+// of a warp read 32 different lines: each load touches one or two 32 B sectors of many 128 B
+// lines, the sparse reads paper 002's filter exploits.
 // Choices (Mars leaves them to the map function): a thread scans its whole line (it does not stop
 // at the first match) and stores the byte offset of the first match in the line, or 0xffffffff
 // when there is none (Mars emits a key/value pair per match; the one-word result keeps the
 // kernel's output fixed-size); word loads (a char-by-char loop would issue 4 times the loads at
 // the same addresses); the keyword lives in __constant__ memory (no global traffic); no
 // MapCount or Reduce phase (StringMatch has no reduce).
-// Default: 8 MiB of text (about 144k lines), 256-thread CTAs: footprint 8.6 MiB (17 x a 512 KB
-// L2). size=small: 256 KiB (about 4.5k lines).
+// Default: 8 MiB of text (about 178k lines), 256-thread CTAs: footprint 9.4 MiB (18.7 x a 512 KB
+// L2), ~560k warp instructions (22% memory). size=small: 256 KiB of text (about 5.6k lines,
+// 0.29 MiB, ~18k warp instructions).
 // Values (kernel.h): the text bytes, the offsets, result 0; the store carries the host's match.
 #pragma once
 #include <memory>
