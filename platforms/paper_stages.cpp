@@ -10,6 +10,7 @@ McStageRegistry paper_mc_stages() {
   McStageRegistry r;
   register_coalesce_stages(r);
   register_critical_stages(r);
+  register_probe_mc_stages(r);
   return r;
 }
 

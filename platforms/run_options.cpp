@@ -7,6 +7,8 @@
 #include <iostream>
 #include <sstream>
 
+#include <unistd.h>
+
 #include "common/report.h"
 #include "common/stats.h"
 
@@ -83,6 +85,9 @@ RunOptions parse_run_options(int argc, char** argv, const Program& prog, const p
      "JSON object merged over the preset: platform keys, and optionally \"workload\": "
      "{\"name\": ..., \"params\": {...}, \"seed\": N}")
     ("kernel", po::value<std::string>(&o.kernel), "workload to run (--list shows them)")
+    ("trace-dir", po::value<std::string>(&o.trace_dir),
+     "run an Accel-Sim trace folder (kernelslist.g + kernel-*.traceg[.xz]): the workload accel-sim with "
+     "params.dir = this folder")
     ("set", po::value<std::vector<std::string>>(&o.sets)->composing(),
      "KEY=VALUE override after preset and config, e.g. --set l1.sets=64 --set workload.params.size=small "
      "(repeatable; workload.params.size=small runs the kernel's small input, docs/workloads.md)")
@@ -90,7 +95,10 @@ RunOptions parse_run_options(int argc, char** argv, const Program& prog, const p
     ("max-cycles", po::value<Count>(), "stop after this many core cycles even if the workload is not done (20000000)")
     ("out", po::value<std::string>(&o.out), "write config, summary and all stats as JSON to this file")
     ("trace", po::value<std::string>(&o.trace), "write a Perfetto/Chrome transaction trace to this file")
-    ("quiet", po::bool_switch(&o.quiet), "no summary table");
+    ("quiet", po::bool_switch(&o.quiet), "no summary table and no progress line")
+    ("progress", po::bool_switch(&o.progress),
+     "show the progress line (cycles, cycles/s, CTAs done, time left) even when stderr is not a terminal; "
+     "by default it shows on a terminal only");
   // clang-format on
   if (extra) desc.add(*extra);
   po::variables_map vm;
@@ -117,6 +125,9 @@ RunOptions parse_run_options(int argc, char** argv, const Program& prog, const p
   if (o.preset.empty()) usage_error(prog, desc, "--preset is empty; give a preset name (--list shows them)");
   if (o.preset.front() == '+' || o.preset.back() == '+' || o.preset.find("++") != std::string::npos)
     usage_error(prog, desc, "--preset '" + o.preset + "' has an empty part; write NAME[+OVERLAY...]");
+  if (vm.count("trace-dir") && !o.kernel.empty() && o.kernel != "accel-sim")
+    usage_error(prog, desc, "--trace-dir runs a trace; it cannot be combined with --kernel " + o.kernel);
+  if (vm.count("trace-dir") && o.trace_dir.empty()) usage_error(prog, desc, "--trace-dir is empty; give the trace folder");
   if (vm.count("out")) check_writable(prog, desc, "--out", o.out);
   if (vm.count("trace")) check_writable(prog, desc, "--trace", o.trace);
   if (vm_out) *vm_out = std::move(vm);
@@ -133,28 +144,32 @@ RunConfig assemble_config(const RunOptions& o, json cfg) {
   }
   if (cfg.contains("workload") && !cfg["workload"].is_object())
     error(kWho, "\"workload\" must be an object {\"name\": ..., \"params\": {...}, \"seed\": N}, got ",
-          cfg["workload"].dump());
+          json_text(cfg["workload"]));
   if (!o.kernel.empty()) cfg["workload"]["name"] = o.kernel;
+  if (!o.trace_dir.empty()) {
+    cfg["workload"]["name"] = "accel-sim";
+    cfg["workload"]["params"]["dir"] = o.trace_dir;
+  }
   if (o.seed_given) cfg["workload"]["seed"] = o.seed;
   for (const auto& s : o.sets) apply_override(cfg, s);
 
   RunConfig rc;
   json wl = cfg.contains("workload") ? cfg["workload"] : json::object();
   cfg.erase("workload");
-  if (!wl.is_object()) error(kWho, "\"workload\" must be an object, got ", wl.dump());
+  if (!wl.is_object()) error(kWho, "\"workload\" must be an object, got ", json_text(wl));
   for (auto it = wl.begin(); it != wl.end(); ++it)
     if (it.key() != "name" && it.key() != "params" && it.key() != "seed")
       error(kWho, "unknown workload key '", it.key(), "' (known: name, params, seed)");
   if (!wl.contains("name")) error(kWho, "no workload: give --kernel NAME (see --list)");
-  if (!wl["name"].is_string()) error(kWho, "workload.name must be a string, got ", wl["name"].dump());
+  if (!wl["name"].is_string()) error(kWho, "workload.name must be a string, got ", json_text(wl["name"]));
   rc.kernel = wl["name"].get<std::string>();
   if (wl.contains("params")) {
-    if (!wl["params"].is_object()) error(kWho, "workload.params must be an object, got ", wl["params"].dump());
+    if (!wl["params"].is_object()) error(kWho, "workload.params must be an object, got ", json_text(wl["params"]));
     rc.kernel_params = wl["params"];
   }
   if (wl.contains("seed")) {
     if (!wl["seed"].is_number_unsigned())
-      error(kWho, "workload.seed must be a whole non-negative number, got ", wl["seed"].dump());
+      error(kWho, "workload.seed must be a whole non-negative number, got ", json_text(wl["seed"]));
     rc.seed = wl["seed"].get<uint64_t>();
   }
   rc.platform = std::move(cfg);
@@ -193,7 +208,7 @@ void print_summary(const json& s, const json& mechanism) {
   std::printf("%-34s %s\n", "inter-core locality (window:ratio)", loc.c_str());
   for (const auto& [k, v] : mechanism.items()) {
     if (!v.is_number()) {
-      std::printf("%-34s %s\n", k.c_str(), v.dump().c_str());
+      std::printf("%-34s %s\n", k.c_str(), json_text(v).c_str());
       continue;
     }
     const double x = v.get<double>();
@@ -202,15 +217,53 @@ void print_summary(const json& s, const json& mechanism) {
   std::printf("%-34s %s\n", "wall seconds", num("wall_seconds", "%.1f").c_str());
 }
 
+namespace {
+bool shows_progress(const RunOptions& o) { return !o.quiet && (o.progress || ::isatty(STDERR_FILENO)); }
+}  // namespace
+
+Platform::ProgressFn progress_line(const RunOptions& o) {
+  if (!shows_progress(o)) return {};
+  using Clock = std::chrono::steady_clock;
+  struct State {
+    Clock::time_point start = Clock::now(), kernel_start = start;
+    unsigned kernel = 0;
+  };
+  auto s = std::make_shared<State>();
+  return [s](const Platform::Progress& p) {
+    const auto now = Clock::now();
+    if (p.kernel != s->kernel) s->kernel = p.kernel, s->kernel_start = now;
+    const double wall = std::chrono::duration<double>(now - s->start).count();
+    const double in_kernel = std::chrono::duration<double>(now - s->kernel_start).count();
+    char eta[32] = "?";
+    if (p.ctas_done > 0 && p.ctas_total >= p.ctas_done)
+      std::snprintf(eta, sizeof eta, "%.0f s", in_kernel * (p.ctas_total - p.ctas_done) / p.ctas_done);
+    std::fprintf(stderr, "\r%llu cycles  %.0f cycles/s  kernel %u: %u/%u CTAs  kernel done in %s   ",
+                 static_cast<unsigned long long>(p.cycle), wall > 0 ? static_cast<double>(p.cycle) / wall : 0.0, p.kernel,
+                 p.ctas_done, p.ctas_total, eta);
+    std::fflush(stderr);
+  };
+}
+
+void end_progress_line(const RunOptions& o) {
+  if (shows_progress(o)) std::fprintf(stderr, "\r%80s\r", "");
+}
+
 void report_run(const RunOptions& o, const Program& prog, const RunConfig& rc, const Workload& workload,
                 bool finished, double wall_seconds, json summary, const json& mechanism, const json& config) {
+  // Not finished with nothing left to simulate: every unit waits for another (event-driven
+  // ticking sleeps until a message arrives), so the run can never go on.
+  const bool stalled = !finished && !sc_core::sc_pending_activity();
   summary["workload"] = workload.name();
   summary["footprint_bytes"] = workload.address_space().bytes();
   summary["preset"] = o.preset;
   summary["finished"] = finished;
+  summary["stop"] = finished ? "finished" : stalled ? "deadlock" : "max_cycles";
   summary["wall_seconds"] = wall_seconds;
   if (!o.quiet) print_summary(summary, mechanism);
-  if (!finished)
+  if (stalled)
+    std::cerr << prog.name << ": deadlock: nothing is left to simulate at cycle " << summary.value("cycles", 0.0)
+              << " but the workload has not finished (units wait for each other or a message was lost)\n";
+  else if (!finished)
     std::cerr << prog.name << ": stopped at --max-cycles " << o.max_cycles << " before the workload finished\n";
   if (o.out.empty()) return;
   json out = collect_stats();

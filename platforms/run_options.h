@@ -1,6 +1,7 @@
 // RunOptions: the command line every platform binary shares (mesh_gpu, and the MCM and multi-GPU
 // platforms), parsed with Boost.Program_options, and the configuration it assembles: a preset
-// (NAME[+OVERLAY...]), a --config JSON file merged over it, --kernel and --seed, then each --set
+// (NAME[+OVERLAY...]), a --config JSON file merged over it, --kernel (or --trace-dir, an Accel-Sim
+// trace folder) and --seed, then each --set
 // KEY=VALUE; the "workload" section split off. Everything a user can get wrong is an error
 // naming the option, the file or the key, before the simulation starts:
 //   * counts (--seed, --max-cycles) are whole non-negative numbers: "-1", "1e3", "12x" refused;
@@ -27,6 +28,7 @@
 #include "common/command_line.h"
 #include "common/params.h"
 #include "common/trace.h"
+#include "gpu/platform.h"
 #include "workload/kernel.h"
 #include "workload/workload_factory.h"
 
@@ -45,10 +47,10 @@ void validate(boost::any& out, const std::vector<std::string>& values, Count*, i
 void validate(boost::any& out, const std::vector<std::string>& values, Fraction*, int);
 
 struct RunOptions {
-  std::string preset, config, kernel, out, trace;
+  std::string preset, config, kernel, trace_dir, out, trace;
   std::vector<std::string> sets;
   uint64_t seed = 1, max_cycles = 20000000;
-  bool seed_given = false, quiet = false;
+  bool seed_given = false, quiet = false, progress = false;
 };
 
 // The configuration of one run: the platform's keys, and the workload's.
@@ -81,13 +83,21 @@ RunConfig assemble_config(const RunOptions& o, json preset);
 // footprint_bytes, preset, wall_seconds), then `mechanism`'s lines by key.
 void print_summary(const json& s, const json& mechanism);
 
-// After a run: completes the summary (workload, footprint, preset, finished, wall time), prints
-// it unless --quiet, warns when max-cycles stopped the run, writes --out (every stat, the
-// effective config, the workload and the summary).
+// After a run: completes the summary (workload, footprint, preset, finished, stop = finished |
+// max_cycles | deadlock, wall time), prints it unless --quiet, says why an unfinished run stopped,
+// writes --out (every stat, the effective config, the workload and the summary).
+// Exit status of run_main: 0 finished, 1 error, 2 usage, 3 stopped by --max-cycles, 4 deadlock.
 void report_run(const RunOptions& o, const Program& prog, const RunConfig& rc, const Workload& workload,
                 bool finished, double wall_seconds, json summary, const json& mechanism, const json& config);
 
-// A platform binary's sc_main. P has Params (params_from_json), run(max_cycles) -> bool,
+// The progress display of a run: one line on stderr, rewritten in place (simulated cycles,
+// cycles per second, the running kernel's CTAs done / total and the time left for that kernel);
+// empty when stderr is not a terminal (unless --progress) or with --quiet.
+Platform::ProgressFn progress_line(const RunOptions& o);
+// Clears the progress line, if one was drawn.
+void end_progress_line(const RunOptions& o);
+
+// A platform binary's sc_main. P has Params (params_from_json), run(max_cycles, progress) -> bool,
 // summary(), mechanism_summary() and params(); make(params, workload) builds one.
 template <class P>
 int run_main(int argc, char** argv, const Program& prog, const std::function<json(const std::string&)>& preset,
@@ -105,7 +115,8 @@ int run_main(int argc, char** argv, const Program& prog, const std::function<jso
       attach_trace(trace.get());
     }
     const auto t0 = std::chrono::steady_clock::now();
-    const bool finished = platform->run(o.max_cycles);
+    const bool finished = platform->run(o.max_cycles, progress_line(o));
+    end_progress_line(o);
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (trace) {
       attach_trace(nullptr);
@@ -113,7 +124,8 @@ int run_main(int argc, char** argv, const Program& prog, const std::function<jso
     }
     report_run(o, prog, rc, *workload, finished, wall, platform->summary(), platform->mechanism_summary(),
                params_to_json(platform->params()));
-    return finished ? 0 : 3;
+    if (finished) return 0;
+    return sc_core::sc_pending_activity() ? 3 : 4;  // stopped by --max-cycles : deadlock
   } catch (const sc_core::sc_report& e) {
     std::cerr << prog.name << ": error: " << sentence(e) << "\n";
     return 1;

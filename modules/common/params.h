@@ -34,6 +34,13 @@ namespace gpusc {
 
 using json = nlohmann::json;
 
+// JSON text of `j` for messages and files. Strings may hold bytes that are not UTF-8 (a --set
+// value or a path from the command line); they are shown with U+FFFD instead of making dump()
+// throw, so an error about a bad value is still that error.
+inline std::string json_text(const json& j, int indent = -1) {
+  return j.dump(indent, ' ', false, json::error_handler_t::replace);
+}
+
 // Field metadata handed to a describe() visitor.
 struct FieldInfo {
   const char* name;
@@ -162,7 +169,7 @@ namespace detail {
 template <class P> void override_fields(P& p, const json& j, const std::string& where) {
   if (j.is_null()) return;
   if (!j.is_object())
-    error("gpusc.params", "configuration '", where.empty() ? "<top>" : where, "' must be a JSON object, got ", j.dump());
+    error("gpusc.params", "configuration '", where.empty() ? "<top>" : where, "' must be a JSON object, got ", json_text(j));
   std::vector<std::string> known;
   P::describe([&](auto, const FieldInfo& fi) { known.emplace_back(fi.name); });
   for (auto it = j.begin(); it != j.end(); ++it) {
@@ -175,7 +182,7 @@ template <class P> void override_fields(P& p, const json& j, const std::string& 
         override_fields(p.*member, it.value(), join_key(where, fi.name));
       } else if (!convert(it.value(), p.*member))
         error("gpusc.params", "parameter '", join_key(where, fi.name), "' must be a ", type_name<T>(), ", got ",
-              it.value().dump());
+              json_text(it.value()));
     });
     if (!found)
       error("gpusc.params", "unknown parameter '", join_key(where, it.key().c_str()), "'; ",

@@ -163,7 +163,7 @@ void reset_all_stats() {
 void write_json_file(const std::string& path, const json& j) {
   std::ofstream out(path);
   if (!out) error("gpusc.stats", "cannot write '", path, "': check that the folder exists and is writable");
-  out << j.dump(1) << '\n';
+  out << json_text(j, 1) << '\n';
   out.close();  // flushes: a full device fails here, not earlier
   if (out.fail()) error("gpusc.stats", "writing '", path, "' failed (device full or write error)");
 }

@@ -4,13 +4,14 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/params.h"
 #include "common/report.h"
 
 namespace gpusc {
 
 namespace {
 // A JSON string literal (quotes and escapes) for names that come from users.
-std::string quoted(const std::string& s) { return nlohmann::json(s).dump(); }
+std::string quoted(const std::string& s) { return json_text(nlohmann::json(s)); }
 }  // namespace
 
 TraceWriter::TraceWriter(const std::string& path) : path_(path), out_(path) {

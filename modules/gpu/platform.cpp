@@ -1,6 +1,7 @@
 #include "gpu/platform.h"
 
 #include <algorithm>
+#include <chrono>
 #include <string>
 
 #include "common/report.h"
@@ -56,10 +57,26 @@ Platform::Platform(ClockDomain& core, Workload& workload, std::vector<GpuBlock*>
   });
 }
 
-bool Platform::run(uint64_t max_cycles) {
+bool Platform::run(uint64_t max_cycles, const ProgressFn& progress, double interval) {
   // Event-driven: once the workload is done and every write ack is back, nothing is scheduled
   // and sc_start returns on its own.
-  sc_core::sc_start(core_.time_of(max_cycles), sc_core::SC_EXIT_ON_STARVATION);
+  if (!progress) {
+    sc_core::sc_start(core_.time_of(max_cycles), sc_core::SC_EXIT_ON_STARVATION);
+  } else {
+    // Slices of simulated time sized so that each takes about `interval` seconds of wall time.
+    uint64_t slice = 1000, at = 0;
+    while (at < max_cycles) {
+      const uint64_t to = std::min(max_cycles, at + slice);
+      const auto t0 = std::chrono::steady_clock::now();
+      sc_core::sc_start(core_.time_of(to) - sc_core::sc_time_stamp(), sc_core::SC_EXIT_ON_STARVATION);
+      const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      at = to;
+      if (!sc_core::sc_pending_activity()) break;
+      progress(Progress{core_.now(), cta_->kernels_started(), cta_->ctas_retired(), cta_->ctas_total()});
+      const double scale = took > 0 ? interval / took : 4.0;
+      slice = std::max<uint64_t>(100, static_cast<uint64_t>(static_cast<double>(slice) * std::min(4.0, std::max(0.25, scale))));
+    }
+  }
   finish_cycle_ = cta_->done() ? cta_->finish_cycle() : core_.now();
   return cta_->done();
 }
@@ -149,22 +166,28 @@ json Platform::summary() const {
     unsigned n = 0;
     double mean() const { return n ? sum / n : 0.0; }
   };
-  auto add_links = [&](Util& u, const noc::Network& net, ClockDomain& clk) {
+  // Per link, for link maps (scripts/plot): [block, network, up router, down router, utilization].
+  json per_link = json::array();
+  auto add_links = [&](Util& u, const noc::Network& net, ClockDomain& clk, unsigned block, const char* name) {
     const double noc_cycles = std::max(1.0, static_cast<double>(clk.cycle_of(core_.time_of(finish_cycle_))));
     for (const noc::FlitLink& l : net.links()) {
-      if (!dynamic_cast<const noc::Router*>(l.up) || !dynamic_cast<const noc::Router*>(l.down)) continue;
+      const auto* up = dynamic_cast<const noc::Router*>(l.up);
+      const auto* down = dynamic_cast<const noc::Router*>(l.down);
+      if (!up || !down) continue;
       const double x = static_cast<double>(l.flits) / noc_cycles;
       u.max = std::max(u.max, x);
       u.sum += x;
       ++u.n;
+      per_link.push_back({block, name, up->id(), down->id(), x});
     }
   };
   Util req, rep;
   const bool separate = blocks_[0]->separate_reply_net() != nullptr;
-  for (GpuBlock* b : blocks_) {
-    add_links(req, b->request_net(), b->noc_clock());
-    if (b->separate_reply_net()) add_links(rep, *b->separate_reply_net(), b->noc_clock());
+  for (unsigned b = 0; b < blocks_.size(); ++b) {
+    add_links(req, blocks_[b]->request_net(), blocks_[b]->noc_clock(), b, separate ? "request" : "all");
+    if (blocks_[b]->separate_reply_net()) add_links(rep, *blocks_[b]->separate_reply_net(), blocks_[b]->noc_clock(), b, "reply");
   }
+  s["links"] = std::move(per_link);
   s["request_packets"] = req_packets;
   s["reply_packets"] = rep_packets;
   if (separate) {

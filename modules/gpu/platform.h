@@ -42,9 +42,18 @@ class Platform {
   Platform(const Platform&) = delete;
   Platform& operator=(const Platform&) = delete;
 
+  // Where a run is, for a progress display.
+  struct Progress {
+    uint64_t cycle;                  // core cycles simulated
+    unsigned kernel;                 // launches started (the running one is kernel - 1)
+    unsigned ctas_done, ctas_total;  // of the running kernel (0, 0 between kernels)
+  };
+  using ProgressFn = std::function<void(const Progress&)>;
+
   // Runs until the workload has finished and every write ack is back, or max_cycles core cycles.
-  // Returns true when the workload finished.
-  bool run(uint64_t max_cycles);
+  // Returns true when the workload finished. With `progress`, the simulation pauses about every
+  // `interval` seconds of wall time (at a cycle boundary; the results do not change) to call it.
+  bool run(uint64_t max_cycles, const ProgressFn& progress = {}, double interval = 0.5);
   uint64_t cycles() const { return finish_cycle_; }  // after run()
 
   unsigned blocks() const { return static_cast<unsigned>(blocks_.size()); }

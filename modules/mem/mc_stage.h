@@ -53,6 +53,7 @@
 #include "common/params.h"
 
 namespace gpusc {
+class Cache;
 
 class BackingStore;
 
@@ -83,6 +84,7 @@ struct McStageContext {
   ClockDomain& clk;        // the partition's core clock (its L2's)
   unsigned node;           // the partition's network node
   const AddressMap& map;   // global -> partition-local addresses
+  const Cache* l2 = nullptr;  // the partition's L2, read-only (tag look-ups: Cache::present); may be null
 };
 
 // Name -> how to build a stage. A value, not a process-wide table: whoever builds partitions

@@ -75,7 +75,7 @@ void MemoryPartition::build_stages(const McStageRegistry& registry, ClockDomain&
     if (s == "l2" || s == "dram" || s == "locality" || s == "stats")
       error(name(), "a stage cannot be called '", s, "': the partition's own unit has that name");
     const McStageRegistry::Entry& e = registry.at(s, std::string(name()) + ".stages");
-    std::unique_ptr<McStage> st = e.make(s.c_str(), p_.stage_params.at(s), McStageContext{core, node, map});
+    std::unique_ptr<McStage> st = e.make(s.c_str(), p_.stage_params.at(s), McStageContext{core, node, map, &l2_});
     if (!st) error(name(), "the registry built no stage for '", s, "'");
     const bool req = st->in() || st->to_l2(), rep = st->from_l2() || st->out();
     if ((req && !(st->in() && st->to_l2())) || (rep && !(st->from_l2() && st->out())) || (!req && !rep))

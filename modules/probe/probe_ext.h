@@ -22,11 +22,16 @@ struct ProbeExt : tlm::tlm_extension<ProbeExt> {
     Probe,        // a probe on its way to a target (request network, MemKind::Probe)
     Return,       // a probe back at / on its way to its requester: NACK or candidate list (MemKind::Nack)
     DataReply,    // a remote L1's line for the requester (reply network, MemKind::ProbeReply)
-    SelectiveL2   // the L2 request of a predicted-shared miss (a copy of the L1's fetch)
+    SelectiveL2,  // the L2 request of a predicted-shared miss (a copy of the L1's fetch)
+    // LA-LLC (last_sharer_llc.h): the requester's own L1 fetch, forwarded by the L2
+    LlcForward,   // L2 -> last sharer (reply network, MemKind::Probe, header only)
+    LlcMiss,      // last sharer -> back to the L2 (request network, MemKind::Read): the L2 serves it
+    LlcServed     // last sharer -> requester: its L1 had the line (reply network, MemKind::Read reply)
   };
   Role role = Role::None;
   ProbeHeader h;         // Probe / Return: the header; DataReply / SelectiveL2: group and requester
   uint8_t supplier = 0;  // DataReply: the core whose L1 had the line
+  unsigned home = 0;     // LlcForward / LlcMiss: platform id of the memory partition that forwarded it
 
   tlm::tlm_extension_base* clone() const override { return new ProbeExt(*this); }
   void copy_from(const tlm::tlm_extension_base& o) override { *this = static_cast<const ProbeExt&>(o); }

@@ -36,6 +36,20 @@ bool ProbeFabric::shared_elsewhere(unsigned core, uint64_t addr) const {
   return false;
 }
 
+unsigned ProbeFabric::nearest_sharer(unsigned core, uint64_t addr) const {
+  unsigned best = kNone, best_hops = ~0u;
+  const unsigned from = node_of_core_.at(core) - base_;
+  for (unsigned c = 0; c < l1s_.size(); ++c) {
+    if (c == core || !l1s_[c] || !l1s_[c]->present(addr)) continue;
+    const unsigned h = req_net_.hops(from, node_of_core_[c] - base_);
+    if (h < best_hops) {
+      best = c;
+      best_hops = h;
+    }
+  }
+  return best;
+}
+
 void ProbeFabric::set_refusing(unsigned core, bool refuse) {
   req_net_.ni(node_of_core_[core] - base_).set_refusing(vnet_, refuse);
 }

@@ -45,6 +45,10 @@ class ProbeFabric : public SmFrontShared, public noc::HeadHook {
   void attach(unsigned core, ProbeHandler& h, const Cache& l1);
   // ORACLE: is `addr`'s line in the L1 of some core other than `core` right now?
   bool shared_elsewhere(unsigned core, uint64_t addr) const;
+  // ORACLE location (DP, an evaluation device): of the other cores whose L1 holds `addr`'s line
+  // now, the one fewest request-network hops from `core` (ties: lowest core index); kNone if none.
+  unsigned nearest_sharer(unsigned core, uint64_t addr) const;
+  static constexpr unsigned kNone = ~0u;
   // Core `core` refuses (true) or takes again (false) probes: its request-network NI's flag.
   void set_refusing(unsigned core, bool refuse);
   uint64_t deflections() const;
@@ -53,7 +57,6 @@ class ProbeFabric : public SmFrontShared, public noc::HeadHook {
   unsigned redirect(unsigned router, const noc::Flit& head) override;
 
  private:
-  static constexpr unsigned kNone = ~0u;
   noc::Network& req_net_;
   const unsigned vnet_, base_;
   const bool deflection_;

@@ -91,10 +91,27 @@ ProbeHandler::ProbeHandler(sc_core::sc_module_name name, const Params& p, ClockD
       remote_reply_bytes_(stats_.counter("remote_reply_bytes", Unit::Bytes, "read reply bytes from remote L1s used")),
       refusals_(stats_.counter("refusals", Unit::Count, "times the core started refusing probes (queue full)")),
       ni_deflections_(stats_.counter("ni_deflections", Unit::Count,
-                                     "probes passed on without a lookup: incoming queue full (deflection = ni)")) {
+                                     "probes passed on without a lookup: incoming queue full (deflection = ni)")),
+      llc_forwards_(stats_.counter("llc_forwards_received", Unit::Count,
+                                   "LA-LLC: reads an L2 forwarded here as the line's last sharer")),
+      perfect_answers_(stats_.counter("perfect_answers", Unit::Count,
+                                      "PP (ORACLE, evaluation device): loads answered in zero cycles from another L1")),
+      lat_nonshared_(stats_.average("latency_nonshared_read", Unit::Cycles,
+                                    "non-shared read: classified here until its L2 reply is back here")),
+      lat_remote_(stats_.average("latency_remote_answer", Unit::Cycles,
+                                 "probed read answered by a remote L1: classified until the data is back here")),
+      lat_selective_l2_(stats_.average("latency_selective_l2_answer", Unit::Cycles,
+                                       "probed read answered by the L2: classified until the L2 reply is back here")),
+      incoming_wait_(stats_.average("incoming_wait", Unit::Cycles,
+                                    "incoming probe: queued here until its L1 peer lookup starts")),
+      lookup_time_(stats_.average("peer_lookup_time", Unit::Cycles,
+                                  "L1 peer lookup: started until its result (waits for a free L1 port)")) {
   if (p_.s > p_.c)
     error(this->name(), "parameter 'sm_front.stage_params.probe.s' = ", p_.s, " probes cannot split C = ", p_.c,
           " targets: it must be <= c");
+  if (p_.location != "search" && p_.sharing != "oracle")
+    error(this->name(), "parameter 'sm_front.stage_params.probe.location' = ", p_.location,
+          " is an ORACLE scenario (DP / PP): it needs sharing = oracle, got '", p_.sharing, "'");
   fabric_.attach(core_, *this, l1_);
   from_l1_.set_accept([this](Payload& gp) { return latch(l1_q_, p_.l1_queue, gp); });
   from_net_.set_accept([this](Payload& gp) { return latch(up_in_q_, p_.up_queue, gp); });
@@ -121,7 +138,8 @@ uint64_t ProbeHandler::stat(const char* n) const {
       {"data_replies_sent", &data_sent_}, {"data_replies_received", &data_received_},
       {"remote_answers", &remote_answers_}, {"selective_l2_answers", &l2_answers_},
       {"dropped_probe_data", &dropped_data_}, {"dropped_l2_replies", &dropped_l2_}, {"incoming_overflow", &overflow_},
-      {"l2_reply_bytes", &l2_reply_bytes_}, {"remote_reply_bytes", &remote_reply_bytes_}, {"refusals", &refusals_}, {"ni_deflections", &ni_deflections_}};
+      {"l2_reply_bytes", &l2_reply_bytes_}, {"remote_reply_bytes", &remote_reply_bytes_}, {"refusals", &refusals_}, {"ni_deflections", &ni_deflections_},
+      {"perfect_answers", &perfect_answers_}, {"llc_forwards_received", &llc_forwards_}};
   for (const auto& [k, c] : all)
     if (s == k) return c->value();
   error(name(), "no counter '", s, "'");
@@ -179,14 +197,41 @@ void ProbeHandler::classify(uint64_t cycle) {
   bool shared = true;
   if (p_.sharing == "oracle") shared = oracle;
   else if (p_.sharing == "predictor") shared = predictor_.decide(e.pc, oracle);
-  if (shared && !tlp_.full() && !th_.full()) {
+  else if (p_.sharing == "never") shared = false;
+  if (shared && p_.location == "perfect") {  // PP: zero-cycle transfer from a sharer (ORACLE)
+    ++probed_misses_;
+    ++perfect_answers_;
+    ++remote_answers_;
+    remote_reply_bytes_ += l1_.params().line_bytes;
+    lat_remote_.add(0.0);
+    MemExt now = e;
+    now.t_req_inject = now.t_mem_accept = now.t_reply_inject = sc_core::sc_time_stamp();
+    answer_fetch(gp, now);
+    return;
+  }
+  if (shared && p_.location == "nearest" && !tlp_.full() && !th_.full()) {  // DP: one probe (ORACLE location)
+    const unsigned t = fabric_.nearest_sharer(core_, gp.get_address());
+    if (t != ProbeFabric::kNone) {
+      targets_.assign(1, t);
+      headers_.clear();
+      const uint32_t g = tlp_.start(gp.get_address(), targets_, 1, headers_);
+      th_.push(g);
+      pend_[g] = Pending{&gp, cycle};
+      own_q_.push_back(&probe_payload(headers_.front(), e.pc, ProbeExt::Role::Probe));
+      ++probes_out_;
+      ++probes_sent_;
+      ++probed_misses_;
+      return;
+    }
+  }
+  if (shared && p_.location == "search" && !tlp_.full() && !th_.full()) {
     const unsigned n = tlp_.draw_probes();
     if (n > 0) {
       selector_->select(p_.c, cycle, targets_);
       headers_.clear();
       const uint32_t g = tlp_.start(gp.get_address(), targets_, n, headers_);
       th_.push(g);
-      pend_[g] = Pending{&gp};
+      pend_[g] = Pending{&gp, cycle};
       for (const ProbeHeader& h : headers_) own_q_.push_back(&probe_payload(h, e.pc, ProbeExt::Role::Probe));
       probes_out_ += n;
       probes_sent_ += n;
@@ -195,6 +240,7 @@ void ProbeHandler::classify(uint64_t cycle) {
     }
   }
   ++nonshared_;
+  nonshared_since_[&gp] = cycle;
   nonshared_q_.push_back(&gp);
 }
 
@@ -268,6 +314,7 @@ void ProbeHandler::take_peer(uint64_t cycle) {
     }
     ++probes_received_;
     if (incoming_q_.size() >= p_.incoming_queue) ++overflow_;
+    incoming_since_[&gp] = cycle;
     incoming_q_.push_back(&gp);
     update_refusal();
   }
@@ -304,7 +351,7 @@ void ProbeHandler::update_refusal() {
   fabric_.set_refusing(core_, want);
 }
 
-void ProbeHandler::start_lookup(uint64_t) {
+void ProbeHandler::start_lookup(uint64_t cycle) {
   if (lookup_busy_ || incoming_q_.empty()) return;
   if (reply_q_.size() >= p_.reply_queue || fwd_q_.size() >= p_.forward_queue) return;
   Payload& gp = *incoming_q_.front();
@@ -312,15 +359,42 @@ void ProbeHandler::start_lookup(uint64_t) {
   update_refusal();
   lookup_busy_ = true;
   ++lookups_;
+  if (const auto it = incoming_since_.find(&gp); it != incoming_since_.end()) {
+    incoming_wait_.add(double(cycle - it->second));
+    incoming_since_.erase(it);
+  }
+  lookup_start_ = cycle;
   mem_ext(gp, name()).t_mem_accept = sc_core::sc_time_stamp();  // the supplier's part starts
   l1_.peer_lookup(gp.get_address(), 0, [this, &gp](const Cache::PeerResult& r) { lookup_done(gp, r.hit); });
 }
 
 void ProbeHandler::lookup_done(Payload& gp, bool hit) {
   lookup_busy_ = false;
+  lookup_time_.add(double(clk_.cycle_of(sc_core::sc_time_stamp()) - lookup_start_));
   if (hit) ++lookup_hits_;
   ProbeExt& x = *probe_ext(gp);
   MemExt& e = mem_ext(gp, name());
+  if (x.role == ProbeExt::Role::LlcForward) {  // LA-LLC: answer the requester, or back to the L2
+    e.kind = MemKind::Read;
+    if (hit) {
+      e.is_reply = true;
+      e.dst = e.src;
+      x.role = ProbeExt::Role::LlcServed;
+      x.supplier = static_cast<uint8_t>(core_);
+      gp.set_data_length(l1_.params().line_bytes);
+      gp.set_response_status(tlm::TLM_OK_RESPONSE);
+      reply_q_.push_back(&gp);
+      ++data_sent_;
+    } else {
+      e.is_reply = false;
+      e.dst = x.home;
+      x.role = ProbeExt::Role::LlcMiss;
+      fwd_q_.push_back(&gp);
+      ++forwarded_;
+    }
+    clk_.wake_after_now(*this);
+    return;
+  }
   const ProbeStep st = visit(x.h, hit);
   if (st.kind == ProbeStep::ReplyData) {
     Payload& r = make(MemKind::ProbeReply, x.h.requester, gp.get_address());
@@ -375,6 +449,7 @@ void ProbeHandler::from_network(uint64_t cycle) {
     if (th_.probe_data(x->h.group) == TimeoutHandler::Answer::Use) {
       ++remote_answers_;
       remote_reply_bytes_ += gp.get_data_length();
+      lat_remote_.add(double(cycle - pend_.at(x->h.group).since));
       answer(x->h.group, e);
     } else {
       ++dropped_data_;
@@ -386,13 +461,34 @@ void ProbeHandler::from_network(uint64_t cycle) {
     if (th_.l2_reply(x->h.group) == TimeoutHandler::Answer::Use) {
       ++l2_answers_;
       l2_reply_bytes_ += gp.get_data_length();
+      lat_selective_l2_.add(double(cycle - pend_.at(x->h.group).since));
       answer(x->h.group, e);
     } else {
       ++dropped_l2_;
     }
     gp.release();
+  } else if (x && x->role == ProbeExt::Role::LlcForward) {  // LA-LLC: the L2 forwarded a read here
+    ++probes_received_;
+    ++llc_forwards_;
+    incoming_since_[&gp] = cycle;
+    incoming_q_.push_back(&gp);
   } else {
-    if (e.kind == MemKind::Read) l2_reply_bytes_ += gp.get_data_length();
+    const bool served = x && x->role == ProbeExt::Role::LlcServed;
+    if (x) x->role = ProbeExt::Role::None;  // an LA-LLC forward ends here (LlcServed / LlcMiss)
+    if (e.kind == MemKind::Read && served) {
+      ++remote_answers_;
+      remote_reply_bytes_ += gp.get_data_length();
+      if (const auto it = nonshared_since_.find(&gp); it != nonshared_since_.end()) {
+        lat_remote_.add(double(cycle - it->second));
+        nonshared_since_.erase(it);
+      }
+    } else if (e.kind == MemKind::Read) {
+      l2_reply_bytes_ += gp.get_data_length();
+      if (const auto it = nonshared_since_.find(&gp); it != nonshared_since_.end()) {
+        lat_nonshared_.add(double(cycle - it->second));
+        nonshared_since_.erase(it);
+      }
+    }
     up_q_.push_back(&gp);
   }
 }
@@ -402,6 +498,10 @@ void ProbeHandler::answer(uint32_t group, const MemExt& from) {
   if (it == pend_.end()) error(name(), "group ", group, " answered but no L1 fetch is held for it");
   Payload& f = *it->second.fetch;
   pend_.erase(it);
+  answer_fetch(f, from);
+}
+
+void ProbeHandler::answer_fetch(Payload& f, const MemExt& from) {
   MemExt& fe = mem_ext(f, name());
   fe.t_req_inject = from.t_req_inject;
   fe.t_mem_accept = from.t_mem_accept;
@@ -475,6 +575,7 @@ void ProbeHandler::summarize(json& s, const std::vector<const SmFrontStage*>& al
   double timeouts = 0, releases = 0, tp = 0, fp = 0, fn = 0;
   std::set<const ProbeFabric*> fabrics;
   uint64_t ni_deflections = 0;
+  Average lat_ns, lat_rem, lat_l2, in_wait, lk_time;
   for (const SmFrontStage* st : all) {
     const auto& h = dynamic_cast<const ProbeHandler&>(*st);
     reads += double(h.read_misses_.value());
@@ -495,12 +596,19 @@ void ProbeHandler::summarize(json& s, const std::vector<const SmFrontStage*>& al
     fn += double(h.predictor_.false_neg());
     fabrics.insert(&h.fabric_);
     ni_deflections += h.ni_deflections_.value();
+    lat_ns.merge(h.lat_nonshared_);
+    lat_rem.merge(h.lat_remote_);
+    lat_l2.merge(h.lat_selective_l2_);
+    in_wait.merge(h.incoming_wait_);
+    lk_time.merge(h.lookup_time_);
   }
   uint64_t deflections = ni_deflections;
   for (const ProbeFabric* f : fabrics) deflections += f->deflections();
   char cfg[96];
   std::snprintf(cfg, sizeof cfg, "%s(%u,%u,%g) %s selector", p_.sharing == "predictor" ? "RP" : "IP", p_.c, p_.s, p_.p,
                 p_.selector.c_str());
+  if (p_.location == "nearest") std::snprintf(cfg, sizeof cfg, "DP (ORACLE nearest sharer, one probe)");
+  if (p_.location == "perfect") std::snprintf(cfg, sizeof cfg, "PP (ORACLE location, zero-cycle transfer)");
   s["probe_scheme"] = cfg;
   s["probe_sharing"] = p_.sharing == "oracle" ? "ORACLE (evaluation device: line in another L1 at miss time)"
                                               : p_.sharing;
@@ -518,6 +626,11 @@ void ProbeHandler::summarize(json& s, const std::vector<const SmFrontStage*>& al
   s["probe_dropped_l2_replies"] = drop_l2;
   s["probe_reply_bytes_l2"] = l2b;
   s["probe_reply_bytes_remote"] = remb;
+  s["probe_latency_nonshared_read"] = lat_ns.mean();
+  s["probe_latency_remote_answer"] = lat_rem.mean();
+  s["probe_latency_selective_l2_answer"] = lat_l2.mean();
+  s["probe_incoming_wait"] = in_wait.mean();
+  s["probe_peer_lookup_time"] = lk_time.mean();
   if (p_.sharing == "predictor") {
     s["probe_predictor_precision"] = tp + fp > 0 ? tp / (tp + fp) : 0.0;
     s["probe_predictor_recall"] = tp + fn > 0 ? tp / (tp + fn) : 0.0;

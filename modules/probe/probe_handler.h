@@ -36,15 +36,29 @@
 // Choices the paper left open (each documented where it is decided):
 //   * predictor mode asks SharingPredictor::decide(pc, oracle) on every L1 read miss (the oracle
 //     bit only feeds precision/recall); oracle mode uses the oracle bit itself (IP, n-IP: the
-//     paper's "perfect sharing predictor"), always mode probes every read miss;
+//     paper's "perfect sharing predictor"), always mode probes every read miss, never mode none
+//     (a control: the handler's own cost on the miss path);
+//   * where the time goes (stats latency_*, incoming_wait, peer_lookup_time; summary probe_latency_*):
+//     core cycles from a read's classification here until its answer is back here, per answer
+//     kind. The block's l1_miss_penalty / memory_latency use the supplier's stamps for a
+//     probe-answered load (see below) and so leave out the probe's walk: compare AMAT instead;
 //   * a shared miss that finds TwoLevelProbing or the TimeoutHandler full (32 requests) goes to
 //     the L2 as non-shared; so does S - 1 = 0 probes (IP(C,1,P<1));
 //   * a returning probe and a probe deflected back to its requester are handled at once (never
 //     queued behind incoming probes); a returning leader is a NACK;
 //   * the predictor learns R from every probe data reply of its PC, used or dropped;
+//   * Table I's oracle scenarios (location = nearest | perfect, evaluation devices, sharing = oracle):
+//     DP's nearest sharer is by request-network hops from the requester at miss time (ties: lowest
+//     core index), probed as a one-target leader (a NACK when it evicted the line: early release
+//     to the L2); PP answers the held fetch in the cycle it is classified, with no network or L1
+//     port use at either end and no change to the supplier's L1 (zero-cycle communication);
 //   * queue sizes (incoming 8, replies 4, forwarded 4) are not given by the paper;
 //   * a probe-answered load's MemExt gets t_mem_accept = the supplier's lookup and t_reply_inject
 //     = its reply injection, so the block's memory/reply latency split stays meaningful;
+//   * LA-LLC (last_sharer_llc.h): a read the L2 forwards here arrives on the reply network and
+//     waits in the incoming probe queue for an L1 peer lookup; hit -> the line goes to the
+//     requester (replies queue), miss -> the read goes back to its partition (forwarded queue);
+//     at the requester such a reply counts as a remote answer;
 //   * data values: a probe reply carries no bytes (the L1s keep none); with a BackingStore the
 //     L1 fill of a probe-answered load has no data copied (workloads with real values: left).
 #pragma once
@@ -80,7 +94,8 @@ class ProbeFabric;
 class ProbeHandler : public sc_core::sc_module, public SmFrontStage, private Tickable {
  public:
   struct Params {
-    std::string sharing = "predictor";  // predictor | oracle | always
+    std::string sharing = "predictor";  // predictor | oracle | always | never
+    std::string location = "search";    // search | nearest (DP) | perfect (PP): how a shared miss finds its data
     unsigned c = 5;                     // probe coverage C (000 §IV-B RP(5,2,0.5))
     unsigned s = 2;                     // probes per probed miss S
     double p = 0.5;                     // probability P of S probes (else S - 1)
@@ -100,9 +115,14 @@ class ProbeHandler : public sc_core::sc_module, public SmFrontStage, private Tic
     SharingPredictor::Params predictor;
     template <class F> static void describe(F&& f) {
       using S = Params;
-      GPUSC_PARAM_C(sharing, "predictor|oracle|always",
+      GPUSC_PARAM_C(sharing, "predictor|oracle|always|never",
                     "which read misses probe: PC sharing predictor (RP), ORACLE (an evaluation device: the line is in "
-                    "another L1 now; IP, n-IP), or every read miss");
+                    "another L1 now; IP, n-IP), every read miss, or none (a control: the handler's own cost)");
+      GPUSC_PARAM_C(location, "search|nearest|perfect",
+                    "how a shared read miss finds its data (needs sharing = oracle for nearest / perfect): search = "
+                    "selector + two-level probing (IP, RP); nearest = DP (Table I): ORACLE location, one probe to the "
+                    "nearest core holding the line now, the L2 if it evicted the line meanwhile; perfect = PP (Table I): "
+                    "ORACLE location and a zero-cycle transfer, the load is answered at once (evaluation devices)");
       GPUSC_PARAM_R(c, 1, 31, "probe coverage C: target cores per probed miss, <= cores - 1 (000: IP 15, RP 5)");
       GPUSC_PARAM_R(s, 1, 31, "probes per probed miss S, <= C (000: 2)");
       GPUSC_PARAM_R(p, 0, 1, "probability P of sending S probes rather than S - 1 (000: IP 0.2, RP 0.5)");
@@ -162,6 +182,7 @@ class ProbeHandler : public sc_core::sc_module, public SmFrontStage, private Tic
   };
   struct Pending {  // a predicted-shared L1 fetch held until answered
     Payload* fetch;
+    uint64_t since;  // cycle it was classified
   };
   bool tick(uint64_t cycle) override;
   bool latch(std::deque<Timed>& q, size_t limit, Payload& gp);
@@ -172,6 +193,7 @@ class ProbeHandler : public sc_core::sc_module, public SmFrontStage, private Tic
   void lookup_done(Payload& gp, bool hit);
   void from_network(uint64_t cycle);
   void answer(uint32_t group, const MemExt& from);  // the held fetch becomes the reply (stamps of `from`)
+  void answer_fetch(Payload& f, const MemExt& from);
   void inject(uint64_t cycle);
   void send_replies();
   void send_up();
@@ -204,12 +226,16 @@ class ProbeHandler : public sc_core::sc_module, public SmFrontStage, private Tic
   uint64_t probes_out_ = 0;   // own probes not yet back (returned or data received)
   uint64_t clones_out_ = 0;   // selective L2 requests whose reply is still due
   uint64_t lookup_start_ = 0;
+  std::unordered_map<const Payload*, uint64_t> nonshared_since_;  // non-shared read -> classify cycle
+  std::unordered_map<const Payload*, uint64_t> incoming_since_;   // incoming probe -> queue entry cycle
 
   StatGroup stats_;
   Counter &read_misses_, &oracle_shared_, &probed_misses_, &nonshared_, &writes_atomics_, &probes_sent_,
       &probes_received_, &lookups_, &lookup_hits_, &forwarded_, &returns_, &nacks_, &skipped_, &data_sent_,
       &data_received_, &remote_answers_, &l2_answers_, &dropped_data_, &dropped_l2_, &overflow_,
-      &l2_reply_bytes_, &remote_reply_bytes_, &refusals_, &ni_deflections_;
+      &l2_reply_bytes_, &remote_reply_bytes_, &refusals_, &ni_deflections_, &llc_forwards_, &perfect_answers_;
+  // Where the time goes (tracing, core cycles from classification at this handler).
+  Average &lat_nonshared_, &lat_remote_, &lat_selective_l2_, &incoming_wait_, &lookup_time_;
 };
 
 }  // namespace probe

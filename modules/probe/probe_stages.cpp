@@ -2,6 +2,7 @@
 
 #include "common/report.h"
 #include "probe/probe_fabric.h"
+#include "probe/last_sharer_llc.h"
 #include "probe/probe_handler.h"
 
 namespace gpusc {
@@ -30,6 +31,20 @@ void register_probe_stages(SmFrontRegistry& registry) {
     return std::make_unique<ProbeHandler>(name, p, c.clk, c.l1, c.node, c.index, *fabric);
   };
   registry.add("probe", std::move(e));
+}
+
+void register_probe_mc_stages(McStageRegistry& registry) {
+  using probe::LastSharerLlc;
+  McStageRegistry::Entry e;
+  e.description =
+      "paper 000 LA-LLC comparison point: the L2 keeps each line's last sharer and forwards an L2-hit read to it "
+      "(needs the 'probe' SM-side stage at every core); parameters mc.stage_params.la_llc.{queue}";
+  e.params = stage_params_of<LastSharerLlc::Params>();
+  e.make = [](const char* name, const json& params, const McStageContext& c) -> std::unique_ptr<McStage> {
+    return std::make_unique<LastSharerLlc>(name, params_from_json<LastSharerLlc::Params>(params, "mc.stage_params.la_llc"),
+                                           c);
+  };
+  registry.add("la_llc", std::move(e));
 }
 
 }  // namespace gpusc

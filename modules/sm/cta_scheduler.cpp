@@ -48,7 +48,8 @@ bool CtaScheduler::start_next_kernel(uint64_t cycle) {
     if (!sm->fits(*k))
       error(name(), "kernel '", k->name(), "' has CTAs of ", k->threads_per_cta(), " threads (", k->warps_per_cta(),
             " warps) that do not fit SM ", sm->name(), " (max_warps ", sm->params().max_warps, ", max_threads ",
-            sm->params().max_threads, ")");
+            sm->params().max_threads, ", shared_bytes ", sm->params().shared_bytes, "; a CTA needs ",
+            k->shared_bytes_per_cta(), " bytes of shared memory)");
   kernel_ = std::move(k);
   kernel_id_ = kernels_started_++;
   ++kernels_;

@@ -73,6 +73,9 @@ class CtaScheduler : public sc_core::sc_module, private Tickable {
   const sc_core::sc_event& finished() const { return finished_; }
   uint64_t finish_cycle() const { return finish_cycle_; }  // valid once done()
   unsigned kernels_started() const { return kernels_started_; }
+  // Progress of the running kernel (both 0 between kernels): CTAs retired, CTAs to run.
+  unsigned ctas_retired() const { return kernel_ ? retired_ : 0; }
+  unsigned ctas_total() const { return kernel_ ? total_ctas_ : 0; }
   const CtaPolicy& policy() const { return *policy_; }
 
  private:

@@ -58,12 +58,14 @@ SmCore::SmCore(sc_core::sc_module_name name, const Params& p, ClockDomain& clk, 
 }
 
 bool SmCore::fits(const Kernel& k) const {
-  return k.warps_per_cta() >= 1 && k.warps_per_cta() <= p_.max_warps && k.threads_per_cta() <= p_.max_threads;
+  return k.warps_per_cta() >= 1 && k.warps_per_cta() <= p_.max_warps && k.threads_per_cta() <= p_.max_threads &&
+         k.shared_bytes_per_cta() <= p_.shared_bytes;
 }
 
 bool SmCore::can_launch(const Kernel& k) const {
   return ctas_ < p_.max_ctas && warps_used_ + k.warps_per_cta() <= p_.max_warps &&
-         threads_ + k.threads_per_cta() <= p_.max_threads && k.warps_per_cta() >= 1;
+         threads_ + k.threads_per_cta() <= p_.max_threads && k.warps_per_cta() >= 1 &&
+         shared_used_ + k.shared_bytes_per_cta() <= p_.shared_bytes;
 }
 
 void SmCore::launch(std::shared_ptr<const Kernel> k, unsigned kernel_id, unsigned cta) {
@@ -77,8 +79,9 @@ void SmCore::launch(std::shared_ptr<const Kernel> k, unsigned kernel_id, unsigne
   unsigned cs = 0;
   while (cta_slots_[cs].live) ++cs;
   Cta& c = cta_slots_[cs];
-  c = Cta{true, cta, kernel_id, k->warps_per_cta(), k->threads_per_cta(), k};
+  c = Cta{true, cta, kernel_id, k->warps_per_cta(), k->threads_per_cta(), k->shared_bytes_per_cta(), k};
   ++ctas_;
+  shared_used_ += c.shared;
   warps_used_ += c.warps_left;
   threads_ += c.threads;
   const uint64_t start = clk_.cycle_after(sc_core::sc_time_stamp());
@@ -166,6 +169,7 @@ void SmCore::retire(uint64_t cycle) {
     c.kernel.reset();
     --ctas_;
     threads_ -= c.threads;
+    shared_used_ -= c.shared;
     ++ctas_completed_;
     for (const CtaDone& f : cta_done_listeners_) f(*this, c.cta_id);
   }

@@ -77,6 +77,7 @@ class SmCore : public sc_core::sc_module, private Tickable {
     std::string scheduler = "gto";  // warp scheduling policy (001 Table 1: GTO)
     unsigned line_bytes = 128;      // L1 line size [bytes] (000 Table II: 128 B)
     unsigned mem_queue = 8;         // line requests waiting to leave for the L1 [requests]
+    unsigned shared_bytes = 49152;  // shared memory [bytes] (GPGPU-Sim Fermi: 48 KB)
     template <class F> static void describe(F&& f) {
       using S = Params;
       GPUSC_PARAM_R(max_warps, 1, 1024, "resident warps per SM [warps]; at most 64 per scheduler");
@@ -86,6 +87,7 @@ class SmCore : public sc_core::sc_module, private Tickable {
       GPUSC_PARAM_C(scheduler, "gto|lrr", "warp scheduling policy: greedy-then-oldest or loose round-robin");
       GPUSC_PARAM_R(line_bytes, 32, 128, "line size [bytes], a power of two (MemExt::word_mask has 32 bits)");
       GPUSC_PARAM_R(mem_queue, 1, 4096, "line requests waiting to leave for the L1 [requests]");
+      GPUSC_PARAM_R(shared_bytes, 0, 1 << 24, "shared memory [bytes]: resident CTAs' shared_bytes_per_cta() fit in it");
     }
   };
   // One issued instruction, for the optional issue hook (tracing, tests).
@@ -143,6 +145,7 @@ class SmCore : public sc_core::sc_module, private Tickable {
   struct Cta {
     bool live = false;
     unsigned cta_id = 0, kernel_id = 0, warps_left = 0, threads = 0;
+    uint64_t shared = 0;  // shared memory [bytes]
     std::shared_ptr<const Kernel> kernel;
   };
   enum class Gap { Idle, Waiting, MemQueue };  // what the cycles the SM sleeps through count as
@@ -169,6 +172,7 @@ class SmCore : public sc_core::sc_module, private Tickable {
   std::vector<Warp> warps_;
   std::vector<Cta> cta_slots_;
   unsigned ctas_ = 0, warps_used_ = 0, threads_ = 0;
+  uint64_t shared_used_ = 0;  // [bytes]
   LineRequests lines_;                                  // scratch for coalescing
   std::vector<tlm::tlm_generic_payload*> q_;            // mem_queue ring
   size_t q_head_ = 0, q_size_ = 0;

@@ -14,13 +14,20 @@ AddressSpace::AddressSpace(uint64_t first_base) : next_(first_base) {
 }
 
 uint64_t AddressSpace::allocate(const std::string& name, uint64_t bytes) {
+  const uint64_t base = next_;
+  allocate_at(name, base, bytes);
+  return base;
+}
+
+void AddressSpace::allocate_at(const std::string& name, uint64_t base, uint64_t bytes) {
   for (const auto& a : arrays_)
     if (a.name == name) error("gpusc.workload.address_space", "array '", name, "' is allocated twice");
-  const uint64_t base = next_;
+  if (base % kAlign != 0 || base < next_)
+    error("gpusc.workload.address_space", "array '", name, "' at 0x", std::hex, base, ": the base must be a multiple of ",
+          std::dec, kAlign, " bytes at or past 0x", std::hex, next_);
   const uint64_t slot = std::max<uint64_t>(bytes, 1);
   next_ = (base + slot + kAlign - 1) / kAlign * kAlign;
   arrays_.push_back(ArrayRecord{name, base, bytes, {}});
-  return base;
 }
 
 const ArrayRecord* AddressSpace::find(uint64_t addr) const {

@@ -40,6 +40,9 @@ class AddressSpace {
 
   // Reserves `bytes` for array `name` (unique) and returns its base address.
   uint64_t allocate(const std::string& name, uint64_t bytes);
+  // Places array `name` at a given base (a trace's own addresses): base must be a multiple of
+  // kAlign and at or past end(); the bump allocation continues after it.
+  void allocate_at(const std::string& name, uint64_t base, uint64_t bytes);
 
   const std::vector<ArrayRecord>& arrays() const { return arrays_; }
   // The array holding byte `addr`, or nullptr when addr is outside every array.

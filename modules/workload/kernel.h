@@ -42,6 +42,9 @@ class Kernel {
   virtual unsigned num_ctas() const = 0;             // grid size [CTAs]
   virtual unsigned threads_per_cta() const = 0;      // CTA size [threads]
   virtual unsigned warps_per_cta() const = 0;        // ceil(threads_per_cta / 32)
+  // Shared memory a CTA allocates [bytes] (the SM admits a CTA only when it has that much free);
+  // the kernel models keep their tiles in registers' stead and report 0.
+  virtual uint64_t shared_bytes_per_cta() const { return 0; }
   // A fresh stream for warp `warp_in_cta` of CTA `cta`; out-of-range indices are an error.
   virtual std::unique_ptr<WarpStream> warp(unsigned cta, unsigned warp_in_cta) const = 0;
 };

@@ -19,6 +19,7 @@
 #include "workload/spmv.h"
 #include "workload/stencil2d.h"
 #include "workload/string_match.h"
+#include "workload/trace_workload.h"
 #include "workload/transpose.h"
 
 namespace gpusc {
@@ -45,7 +46,7 @@ template <class P> P resolve(const json& j, const std::string& name) {
   if (!j.is_object() || !j.contains("size")) return params_from_json<P>(j, name);
   const json& size = j.at("size");
   if (!size.is_string())
-    error("gpusc.params", "parameter '", name, ".size' must be a string, got ", size.dump());
+    error("gpusc.params", "parameter '", name, ".size' must be a string, got ", json_text(size));
   detail::check_choice(name + ".size", size.get<std::string>(), kSizeField);
   json merged = size == "small" ? params_to_json(P::small()) : json::object();
   for (auto it = j.begin(); it != j.end(); ++it)
@@ -84,6 +85,8 @@ const std::vector<Entry>& table() {
           "D = beta D + alpha A B C, two naive launches (PolyBench/GPU 2MM)"),
       entry<Polybench3mmWorkload, Input::None>("3mm",
           "G = (A B)(C D), three naive launches (PolyBench/GPU 3MM)"),
+      entry<TraceWorkload, Input::None>("accel-sim",
+          "an Accel-Sim trace folder (kernelslist.g + kernel-*.traceg[.xz]); params.dir or --trace-dir"),
       entry<AtaxWorkload, Input::None>("atax",
           "y = A^T (A x), two launches (PolyBench/GPU ATAX)"),
       entry<BarnesHutWorkload, Input::Seeded>("barnes-hut",

@@ -120,7 +120,7 @@ class McmGpu : public sc_core::sc_module {
   McmGpu(const McmGpu&) = delete;
   McmGpu& operator=(const McmGpu&) = delete;
 
-  bool run(uint64_t max_cycles) { return platform_->run(max_cycles); }
+  bool run(uint64_t max_cycles, const Platform::ProgressFn& progress = {}) { return platform_->run(max_cycles, progress); }
   uint64_t cycles() const { return platform_->cycles(); }
 
   const Params& params() const { return p_; }  // effective (stage parameters filled in)

@@ -95,7 +95,7 @@ class MeshGpu {
 
   // Runs until the workload has finished and every write ack is back, or max_cycles core cycles.
   // Returns true when the workload finished.
-  bool run(uint64_t max_cycles) { return platform_.run(max_cycles); }
+  bool run(uint64_t max_cycles, const Platform::ProgressFn& progress = {}) { return platform_.run(max_cycles, progress); }
 
   // The effective configuration: p with every memory-partition and SM-side stage's parameters
   // filled in.

@@ -154,7 +154,7 @@ class MultiGpu {
   MultiGpu(const MultiGpu&) = delete;
   MultiGpu& operator=(const MultiGpu&) = delete;
 
-  bool run(uint64_t max_cycles) { return platform_->run(max_cycles); }
+  bool run(uint64_t max_cycles, const Platform::ProgressFn& progress = {}) { return platform_->run(max_cycles, progress); }
 
   const Params& params() const { return p_; }  // with the stages' effective parameters
   unsigned gpus() const { return p_.gpus; }

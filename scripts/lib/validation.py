@@ -63,13 +63,26 @@ class Run:
         return " ".join([binary_name] + self.argv)
 
 
-def run_all(binary, runs, script, jobs):
+def run_all(binary, runs, script, jobs, reuse=False):
     """Runs every simulation (most expensive first, `jobs` at a time) with --quiet --out; returns
-    {id: stats JSON}. Exits with the failing runs' logs named when any fails or does not finish."""
+    {id: stats JSON}. Exits with the failing runs' logs named when any fails or does not finish.
+    reuse: keep the JSON of earlier runs with the same id that finished (resume an interrupted
+    matrix with the same binary); otherwise every earlier result is deleted first."""
     out = os.path.join(build_dir(), script)
     os.makedirs(out, exist_ok=True)
+    kept = {}
     for f in os.listdir(out):
-        if f.endswith((".json", ".log")):
+        if not f.endswith((".json", ".log", ".cpu")):
+            continue
+        if reuse and f.endswith(".json"):
+            try:
+                d = json.load(open(os.path.join(out, f)))
+                if d.get("summary", {}).get("finished") and not d.get("summary", {}).get("invariant_failures"):
+                    kept[f[:-5]] = d
+                    continue
+            except (OSError, ValueError):
+                pass
+        if not (reuse and f.endswith((".log", ".cpu"))):
             os.remove(os.path.join(out, f))
     ids = [r.id for r in runs]
     dup = {i for i in ids if ids.count(i) > 1}
@@ -80,14 +93,26 @@ def run_all(binary, runs, script, jobs):
     def one(r):
         js, log = os.path.join(out, r.id + ".json"), os.path.join(out, r.id + ".log")
         with open(log, "w") as lf:
-            rc = subprocess.run([binary] + r.argv + ["--quiet", "--out", js], stdout=lf, stderr=subprocess.STDOUT,
-                                env=env).returncode
+            p = subprocess.Popen([binary] + r.argv + ["--quiet", "--out", js], stdout=lf, stderr=subprocess.STDOUT,
+                                 env=env)
+            _, status, ru = os.wait4(p.pid, 0)  # this run's own CPU time
+            p.returncode = rc = os.waitstatus_to_exitcode(status)
+        with open(os.path.join(out, r.id + ".cpu"), "w") as cf_:
+            cf_.write(f"{ru.ru_utime + ru.ru_stime:.3f}\n")
         return r, rc, js, log
 
     results, bad = {}, []
     done = 0
+    todo = []
+    for r in runs:
+        if r.id in kept:
+            results[r.id] = kept[r.id]
+        else:
+            todo.append(r)
+    if kept:
+        print(f"{script}: reusing {len(runs) - len(todo)} earlier results", file=sys.stderr)
     with cf.ThreadPoolExecutor(max_workers=jobs) as ex:
-        for r, rc, js, log in ex.map(one, sorted(runs, key=lambda r: -r.cost)):
+        for r, rc, js, log in ex.map(one, sorted(todo, key=lambda r: -r.cost)):
             done += 1
             if rc != 0 or not os.path.exists(js):
                 bad.append(f"{r.id}: exit {rc}, see {log}")
@@ -98,10 +123,22 @@ def run_all(binary, runs, script, jobs):
                 bad.append(f"{r.id}: finished={s.get('finished')} invariant_failures={s.get('invariant_failures')}, "
                            f"see {log}")
             results[r.id] = d
-            print(f"{script}: {done}/{len(runs)} {r.id}", file=sys.stderr)
+            print(f"{script}: {done}/{len(todo)} {r.id}", file=sys.stderr)
     if bad:
         sys.exit(f"{script}: {len(bad)} run(s) failed:\n  " + "\n  ".join(bad))
     return results
+
+
+def cpu_seconds(script, ids):
+    """User + system CPU seconds of the runs `ids` as run_all measured them, and the ids without a
+    measurement (results kept from an invocation before this was recorded)."""
+    out, total, missing = os.path.join(build_dir(), script), 0.0, []
+    for i in ids:
+        try:
+            total += float(open(os.path.join(out, i + ".cpu")).read())
+        except (OSError, ValueError):
+            missing.append(i)
+    return total, missing
 
 
 def machine():

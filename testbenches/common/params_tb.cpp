@@ -344,3 +344,12 @@ TEST_CASE("Params: every key of every nested section, overridden alone, changes 
   CHECK(r.keys.size() == 1 + 1 + 7 + 7);  // mhz, mem.ways, mem.cache.*, l1.*
   CHECK(r.skipped.empty());
 }
+
+TEST_CASE("Params: a --set value with bytes that are not UTF-8 gives the field's own clear error") {
+  // Found by scripts/fuzz (fuzz/corpus/config/crash-9187...): the error message dumped the bad
+  // value with json::dump(), which threw a type_error that no one caught.
+  json cfg = json::object();
+  apply_override(cfg, std::string("depth=0H\x80H"));
+  CHECK_THROWS_WITH(params_from_json<TestParams>(cfg, "q"), Catch::Contains("q.depth") && Catch::Contains("\xEF\xBF\xBD"));
+  CHECK(json_text(cfg) == "{\"depth\":\"0H\xEF\xBF\xBDH\"}");
+}

@@ -86,6 +86,7 @@ TEST_CASE("mesh_gpu critical: refused overlay combinations are errors giving the
   REQUIRE_THROWS_WITH(preset("dpc8x8+pcu+dpc"), Contains("'dpc' and 'pcu'") && Contains("multicast"));
   REQUIRE_THROWS_WITH(preset("dpc8x8+ip+dfman"), Contains("cannot be combined") && Contains("probe handler"));
   REQUIRE_THROWS_WITH(preset("dpc8x8+dftruc+rp"), Contains("cannot be combined") && Contains("probe handler"));
+  REQUIRE_THROWS_WITH(preset("dpc8x8+la-llc+dfman"), Contains("cannot be combined") && Contains("probe handler"));
   REQUIRE_THROWS_WITH(preset("dpc8x8+dpc+dfman"), Contains("choose one of dpc, dftruc, dfman"));
   REQUIRE_THROWS_WITH(preset("dpc8x8+dfman+dftruc"), Contains("choose one of dpc, dftruc, dfman"));
   // Combinations the hardware allows still merge: DPC at the MCs with probing between the L1s.

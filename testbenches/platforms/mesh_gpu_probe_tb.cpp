@@ -8,6 +8,7 @@
 #include <catch2/catch.hpp>
 
 #include "platforms/mesh_gpu_fixture.h"
+#include "probe/last_sharer_llc.h"
 #include "probe/probe_handler.h"
 
 using namespace gpusc;
@@ -126,4 +127,43 @@ TEST_CASE("mesh_gpu probe: without SM-side stages no probe line and an empty cha
 TEST_CASE("mesh_gpu probe: an unknown SM-side stage is an error naming the known ones", "[mesh_gpu][probe]") {
   REQUIRE_THROWS_WITH(GpuBench(small_params("hpca6x6", {{"sm_front", {{"stages", {"prob"}}}}}), "2mm", kSmall),
                       Catch::Contains("unknown SM-side stage 'prob'") && Catch::Contains("known stages: probe"));
+}
+
+// LA-LLC (probe/last_sharer_llc.h): every L2-hit read whose last sharer is another core is
+// forwarded there; each forward ends either as the sharer's data at the requester or as the read
+// back at its partition, which then serves it: exactly one answer per load, no probes of the cores.
+TEST_CASE("mesh_gpu probe: LA-LLC forwards L2-hit reads to the last sharer, each answered once", "[mesh_gpu][probe][la_llc]") {
+  json overlay = probe_overlay("never", 1, 1, 1, "supplier");
+  overlay["mc"] = {{"stages", {"la_llc"}}};
+  GpuBench b(small_params("hpca6x6", overlay), "bfs", kSmall);
+  REQUIRE(b.run(5000000));
+  require_drained_and_answered_once(b);
+  double forwards = 0, returned = 0;
+  for (unsigned i = 0; i < b.gpu.block().mc_count(); ++i) {
+    const auto* st = dynamic_cast<const probe::LastSharerLlc*>(b.gpu.block().mc(i).stage("la_llc"));
+    REQUIRE(st);
+    REQUIRE(st->idle());
+    forwards += double(st->forwards());
+    returned += double(st->returned());
+  }
+  double received = 0, sent = 0, remote = 0, probes = 0, reads = 0;
+  for (unsigned i = 0; i < b.gpu.sm_count(); ++i) {
+    const auto& h = dynamic_cast<const probe::ProbeHandler&>(b.gpu.block().sm(i).front(0));
+    REQUIRE(h.idle());
+    received += double(h.stat("llc_forwards_received"));
+    sent += double(h.stat("data_replies_sent"));
+    remote += double(h.stat("remote_answers"));
+    probes += double(h.stat("probes_sent"));
+    reads += double(h.stat("read_misses"));
+  }
+  INFO("forwards " << forwards << " returned " << returned << " sharer hits " << sent);
+  CHECK(forwards > 0);
+  CHECK(returned > 0);              // some sharers evicted the line meanwhile
+  CHECK(received == forwards);      // every forward reached its sharer
+  CHECK(sent + returned == forwards);  // ... and ended as data or as the read back at the L2
+  CHECK(remote == sent);            // each sharer's data answered its requester
+  CHECK(probes == 0);               // the cores themselves never probe
+  CHECK(reads == b.sum_over_l1s(".fetches"));
+  const json m = b.gpu.mechanism_summary();
+  CHECK(m.at("la_llc_precision").get<double>() == Approx(sent / forwards));
 }

@@ -9,6 +9,11 @@
 #   one_key        --set mc.l2.sets=128 over ics8x8 changes that key of the effective config only
 #   dpc            spmv with and without paper 002's DPC (dpc8x8, dpc8x8+dpc): its real lines
 #                  compress (ratio > 1), so the same work moves fewer flit-hops
+#   progress       --progress pauses the simulation to draw its line: the stats do not change,
+#                  the line names cycles and CTAs; with --quiet nothing is drawn
+#   trace          --trace-dir on the hand-made Accel-Sim fixture (testbenches/workload/traces):
+#                  every traced thread instruction issues; a CTA whose shared memory exceeds the
+#                  SM's is refused with a message naming both
 cmake_minimum_required(VERSION 3.25)
 foreach(v MESH_GPU WORK_DIR CHECK)
   if(NOT DEFINED ${v})
@@ -186,6 +191,44 @@ elseif(CHECK STREQUAL "dpc")
   if(NOT hops_dpc LESS hops_base)
     message(FATAL_ERROR "DPC replies should take fewer flit-hops: ${hops_dpc} vs ${hops_base} without")
   endif()
+elseif(CHECK STREQUAL "progress")
+  set(args --kernel bfs --set workload.params.size=small --set workload.params.scale=9)
+  run(plain ${args})
+  set(out ${WORK_DIR}/${CHECK}_shown.json)
+  execute_process(COMMAND ${MESH_GPU} ${SMALL} ${args} --progress --out ${out}
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE o ERROR_VARIABLE e)
+  if(NOT rc EQUAL 0 OR NOT e MATCHES "\r[0-9]+ cycles  [0-9]+ cycles/s  kernel [0-9]+: [0-9]+/[0-9]+ CTAs")
+    message(FATAL_ERROR "--progress should draw its line on stderr (exit ${rc}):\n${e}")
+  endif()
+  file(READ ${out} shown)
+  string(JSON a GET "${plain}" stats)
+  string(JSON b GET "${shown}" stats)
+  string(JSON same EQUAL "${a}" "${b}")
+  if(NOT same)
+    message(FATAL_ERROR "pausing for the progress line changed the stats; see ${WORK_DIR}")
+  endif()
+  execute_process(COMMAND ${MESH_GPU} ${SMALL} ${args} --progress --quiet
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE o ERROR_VARIABLE e)
+  if(NOT rc EQUAL 0 OR NOT "${o}${e}" STREQUAL "")
+    message(FATAL_ERROR "--quiet should silence the progress line too (exit ${rc}): '${o}${e}'")
+  endif()
+
+elseif(CHECK STREQUAL "trace")
+  set(dir ${CMAKE_CURRENT_LIST_DIR}/../workload/traces/v5_modes)
+  run(t --trace-dir ${dir})
+  # Active lanes of kernel-1.traceg's lines: CTA 0 warp 0: 32 + 32 + 4 + 3 + 32 + 32 + 2 + 2 =
+  # 139; warp 1: 8 + 0; CTA 1 warp 1: 8. Total 155.
+  get(instr "${t}" summary thread_instructions)
+  micro(i "${instr}")
+  require_equal("thread instructions of the fixture" ${i} 155000000)
+  get(fin "${t}" summary finished)
+  require_equal("finished" "${fin}" "ON")
+  execute_process(COMMAND ${MESH_GPU} --quiet ${SMALL} --trace-dir ${dir} --set sm.shared_bytes=512
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE o ERROR_VARIABLE e)
+  if(rc EQUAL 0 OR NOT e MATCHES "shared_bytes 512; a CTA needs 1024 bytes of shared memory")
+    message(FATAL_ERROR "a 1024-byte CTA on a 512-byte SM should be refused; exit ${rc}:\n${o}${e}")
+  endif()
+
 elseif(CHECK STREQUAL "multicast")
   set(args --kernel gemm --set workload.params.m=64 --set workload.params.n=64 --set workload.params.k=64
            ${WHOLE_REPLY_PER_VC})

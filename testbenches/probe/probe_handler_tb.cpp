@@ -337,3 +337,61 @@ TEST_CASE("probe handler: an unknown sharing mode or selector is a clear error",
   p.sharing = "psychic";
   REQUIRE_THROWS_WITH(Bench(p), Catch::Contains("sharing' = \"psychic\" is not one of predictor|oracle|always"));
 }
+
+// ---- Table I's ORACLE scenarios (evaluation devices): DP (location = nearest), PP (perfect) ----
+
+TEST_CASE("probe handler: DP sends one probe straight to the core holding the line, skipping the others",
+          "[probe][handler][dp]") {
+  ProbeHandler::Params p = oracle_params(2, 1);  // an index search from core 0 would visit core 1 first
+  p.location = "nearest";
+  Bench b(p);
+  b.load(2, 1, 0x1000);    // only core 2 holds the line
+  b.load(0, 400, 0x1000);  // core 0 misses: DP probes core 2 directly
+  b.run(1500);
+  b.require_drained({1, 0, 1});
+  CHECK(b.mem.reads_from(0, 0x1000) == 0);
+  CHECK(b.stat(0, "probed_misses") == 1);
+  CHECK(b.stat(0, "probes_sent") == 1);
+  CHECK(b.stat(0, "remote_answers") == 1);
+  CHECK(b.stat(1, "peer_lookups") == 0);  // core 1 never looked
+  CHECK(b.stat(2, "peer_lookups") == 1);
+  CHECK(b.stat(2, "data_replies_sent") == 1);
+}
+
+TEST_CASE("probe handler: DP of a line nobody holds goes to the L2 without a probe", "[probe][handler][dp]") {
+  ProbeHandler::Params p = oracle_params(2, 1);
+  p.location = "nearest";
+  Bench b(p);
+  b.load(0, 1, 0x1000);
+  b.run(1000);
+  b.require_drained({1, 0, 0});
+  CHECK(b.mem.reads_from(0, 0x1000) == 1);
+  CHECK(b.stat(0, "probes_sent") == 0);
+  CHECK(b.stat(0, "nonshared_reads") == 1);
+}
+
+TEST_CASE("probe handler: PP answers a shared miss at once, with no probe, no lookup and no L2 request",
+          "[probe][handler][pp]") {
+  ProbeHandler::Params p = oracle_params(2, 1);
+  p.location = "perfect";
+  Bench b(p);
+  b.load(1, 1, 0x1000);
+  b.load(0, 400, 0x1000);
+  b.run(1500);
+  b.require_drained({1, 1, 0});
+  CHECK(b.mem.reads_from(0, 0x1000) == 0);
+  CHECK(b.stat(0, "perfect_answers") == 1);
+  CHECK(b.stat(0, "remote_answers") == 1);
+  CHECK(b.stat(0, "probes_sent") == 0);
+  CHECK(b.stat(1, "peer_lookups") == 0);
+  const auto& a = b.sink[0]->arrivals().at(0);
+  CHECK(a.cycle <= 400 + 8);  // L1 miss, handler latch, answer, L1 fill: a few register stages, no network
+  CHECK(a.ext.is_reply);
+}
+
+TEST_CASE("probe handler: DP / PP without ORACLE sharing is a clear error", "[probe][handler][params]") {
+  ProbeHandler::Params p = oracle_params(2, 1);
+  p.location = "nearest";
+  p.sharing = "predictor";
+  REQUIRE_THROWS_WITH(Bench(p), Catch::Contains("location' = nearest") && Catch::Contains("needs sharing = oracle"));
+}

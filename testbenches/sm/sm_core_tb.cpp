@@ -318,6 +318,28 @@ TEST_CASE("SmCore: CTA, warp and thread limits", "[sm][limits]") {
   CHECK(b.stat(0, "ctas_completed") == 2);
 }
 
+TEST_CASE("SmCore: shared memory limits resident CTAs and a CTA larger than the SM's does not fit", "[sm][limits]") {
+  SmCore::Params p;
+  p.shared_bytes = 10000;
+  SmBench b("b", {p}, 10);
+  auto empty = [](unsigned, unsigned) { return std::vector<WarpInstr>{}; };
+  auto k = std::make_shared<ScriptKernel>("k", 8, 32, empty);
+  k->shared_ = 4000;
+  CHECK(b.sm[0].fits(*k));
+  b.sm[0].launch(k, 0, 0);
+  CHECK(b.sm[0].can_launch(*k));
+  b.sm[0].launch(k, 0, 1);
+  CHECK_FALSE(b.sm[0].can_launch(*k));  // 8000 of 10000 bytes used: a third 4000-byte CTA waits
+  auto small = std::make_shared<ScriptKernel>("s", 8, 32, empty);
+  small->shared_ = 2000;
+  CHECK(b.sm[0].can_launch(*small));
+  auto big = std::make_shared<ScriptKernel>("b", 1, 32, empty);
+  big->shared_ = 10001;
+  CHECK_FALSE(b.sm[0].fits(*big));
+  b.run(10);  // the CTAs retire and give their shared memory back
+  CHECK(b.sm[0].can_launch(*k));
+}
+
 TEST_CASE("SmCore: a reply for a warp without an outstanding load is an error", "[sm][protocol]") {
   // A scripted initiator stands in for the L1 and sends a read reply to warp 3 of an SM that
   // has nothing outstanding.

@@ -69,7 +69,9 @@ class ScriptKernel : public Kernel {
   unsigned num_ctas() const override { return ctas_; }
   unsigned threads_per_cta() const override { return threads_; }
   unsigned warps_per_cta() const override { return (threads_ + kWarpSize - 1) / kWarpSize; }
+  uint64_t shared_bytes_per_cta() const override { return shared_; }
   std::unique_ptr<WarpStream> warp(unsigned cta, unsigned warp_in_cta) const override;
+  uint64_t shared_ = 0;  // shared memory per CTA [bytes]
 
  private:
   std::string name_;

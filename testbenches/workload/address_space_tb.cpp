@@ -43,3 +43,15 @@ TEST_CASE("AddressSpace rejects a duplicate name and reports unknown names with 
   REQUIRE_THROWS_WITH(s.array("z"), Contains("no array named 'z'") && Contains("x, y"));
   REQUIRE_THROWS_WITH(AddressSpace(100), Contains("not a multiple of 256"));
 }
+
+TEST_CASE("AddressSpace: allocate_at places an array at a given base, past the end and aligned", "[address_space]") {
+  AddressSpace s(0);
+  s.allocate_at("a", 0x10000, 100);
+  CHECK(s.base("a") == 0x10000u);
+  CHECK(s.end() == 0x10100u);  // 100 bytes rounded up to 256
+  CHECK(s.allocate("b", 8) == 0x10100u);  // the bump allocator continues after it
+  CHECK_THROWS_WITH(s.allocate_at("c", 0x10000, 8), Catch::Contains("at or past 0x10200"));
+  CHECK_THROWS_WITH(s.allocate_at("c", 0x20010, 8), Catch::Contains("multiple of 256"));
+  CHECK(s.find(0x10063) == &s.array("a"));
+  CHECK(s.find(0x10064) == nullptr);
+}

@@ -8,6 +8,7 @@
 
 #include "workload/edge_list_reader.h"
 #include "workload/matrix_market_reader.h"
+#include "workload/trace_workload.h"
 #include "workload/workload_factory.h"
 #include "workload_test_util.h"
 
@@ -122,4 +123,40 @@ TEST_CASE("data: cfd on the FEM pattern jagmesh7 and on delaunay_n13 gathers eve
   // delaunay_n13: 8,192 cells, max degree 12, 24,547 undirected edges (data README).
   auto d = make_workload("cfd", {{"input", data("graphs/delaunay_n13.mtx")}}, 1);
   REQUIRE(d->address_space().array("normals").bytes == 4ull * 8256 * 12 * 3);  // 8192 cells padded to 43 x 192
+}
+
+TEST_CASE("data: the Accel-Sim trace my_app: 55 CTAs x 4 warps x 33 instructions, 440 LDG.128 and 440 STG.128") {
+  TraceWorkload::Params p;
+  p.dir = data("traces/my_app");
+  TraceWorkload w(p);
+  auto k = w.next_kernel();
+  REQUIRE(k);
+  CHECK(k->num_ctas() == 55);
+  CHECK(k->threads_per_cta() == 128);
+  CHECK(k->warps_per_cta() == 4);
+  uint64_t instrs = 0, loads = 0, stores = 0, bad_stride = 0;
+  uint64_t lo = UINT64_MAX, hi = 0;
+  for (unsigned c = 0; c < k->num_ctas(); ++c)
+    for (unsigned wi = 0; wi < 4; ++wi) {
+      auto s = k->warp(c, wi);
+      WarpInstr in;
+      while (s->next(in)) {
+        ++instrs;
+        if (!in.is_memory()) continue;
+        CHECK(in.access_bytes == 16);
+        CHECK(in.active_mask == kAllLanes);
+        for (unsigned l = 1; l < kWarpSize; ++l) bad_stride += in.addr[l] != in.addr[0] + 16 * l;
+        (in.op == WarpInstr::Op::Load ? loads : stores) += 1;
+        if (in.op == WarpInstr::Op::Load) lo = std::min(lo, in.addr[0]), hi = std::max(hi, in.addr[31] + 16);
+      }
+    }
+  // The data README: 7,260 warp instructions, 440 loads and 440 stores, mode 1 with a 16-byte
+  // stride, loads covering 0x7f580face400..0x7f580fb05400 (225,280 bytes).
+  CHECK(instrs == 7260);
+  CHECK(loads == 440);
+  CHECK(stores == 440);
+  CHECK(bad_stride == 0);
+  CHECK(lo == 0x7f580face400ull);
+  CHECK(hi == 0x7f580fb05400ull);
+  CHECK_FALSE(w.next_kernel());
 }

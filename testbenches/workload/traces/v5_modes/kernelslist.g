@@ -1,0 +1,3 @@
+MemcpyHtoD,0x0000000010000000,4096
+kernel-1.traceg
+MemcpyDtoH,0x0000000010003000,64
