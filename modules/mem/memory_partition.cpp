@@ -51,10 +51,15 @@ MemoryPartition::MemoryPartition(sc_core::sc_module_name name, const Params& p, 
     dram_->set_address_map([map](uint64_t a) { return map.local(a); });
     l2_.down_out.bind(dram_->in);
     dram_->out.bind(l2_.down_in);
-  } else {  // validate() above admits only gddr5 and bandwidth
+  } else if (bw_) {
     bw_->set_address_map([map](uint64_t a) { return map.local(a); });
     l2_.down_out.bind(bw_->in);
     bw_->out.bind(l2_.down_in);
+  } else {  // validate() above admits only gddr5, bandwidth and external
+    ext_ = std::make_unique<AtInitiatorBridge>("memory", AtInitiatorBridge::Params{}, &AtInitiatorBridge::reads_reply,
+                                               [map](uint64_t a) { return map.local(a); });
+    l2_.down_out.bind(ext_->in);
+    ext_->out.bind(l2_.down_in);
   }
   build_stages(stages, core, node, map);
   in().set_tap([this, &core](tlm::tlm_generic_payload& gp) {
@@ -72,7 +77,7 @@ MemoryPartition::MemoryPartition(sc_core::sc_module_name name, const Params& p, 
 void MemoryPartition::build_stages(const McStageRegistry& registry, ClockDomain& core, unsigned node,
                                    const AddressMap& map) {
   for (const std::string& s : p_.stages) {
-    if (s == "l2" || s == "dram" || s == "locality" || s == "stats")
+    if (s == "l2" || s == "dram" || s == "memory" || s == "locality" || s == "stats")
       error(name(), "a stage cannot be called '", s, "': the partition's own unit has that name");
     const McStageRegistry::Entry& e = registry.at(s, std::string(name()) + ".stages");
     std::unique_ptr<McStage> st = e.make(s.c_str(), p_.stage_params.at(s), McStageContext{core, node, map, &l2_});
@@ -108,6 +113,11 @@ McStage* MemoryPartition::stage(const std::string& name) {
 
 uint64_t MemoryPartition::mc_stall_cycles() const {
   return reply_head_ ? reply_head_->stall_cycles() : l2_.up_blocked_cycles();
+}
+
+tlm::tlm_initiator_socket<32>& MemoryPartition::memory_socket() {
+  if (!ext_) error(name(), "memory_socket(): memory is \"", p_.memory, "\", not \"external\"");
+  return ext_->socket;
 }
 
 bool MemoryPartition::idle() const {

@@ -17,7 +17,11 @@
 // partition's memory clock (the constructor's dram_clk): its parameters are in that clock's
 // cycles, like the DRAM's, and the L2 <-> memory crossing is the same for both models (for
 // paper 003's 1 GHz figures give the platform a 1000 MHz memory clock). The section of the model
-// not chosen is validated but unused. Nothing else in the partition depends on the choice:
+// not chosen is validated but unused. "external" builds neither: the L2's memory side goes
+// through an AtInitiatorBridge (common/at_initiator_bridge.h, module "memory") to
+// memory_socket(), which speaks the TLM-2.0 AT base protocol to whatever the platform binds
+// there (a third-party DRAM model): partition-local addresses, reads answered by fills, writes
+// absorbed, at most 16 transactions open. Nothing else in the partition depends on the choice:
 // idle() and memory_pending() ask whichever was built.
 // Stages: `stages` names them, NI side first; each is built by the McStageRegistry the
 // constructor is given, from its parameters in stage_params.<name> (a stage with no entry there
@@ -52,6 +56,7 @@
 #include <systemc>
 
 #include "common/address_map.h"
+#include "common/at_initiator_bridge.h"
 #include "common/clock_domain.h"
 #include "common/params.h"
 #include "common/stats.h"
@@ -68,7 +73,7 @@ class MemoryPartition : public sc_core::sc_module {
  public:
   struct Params {
     Cache::Params l2 = l2_defaults();
-    std::string memory = "gddr5";         // memory model behind the L2: gddr5 (dram) | bandwidth (bandwidth_memory)
+    std::string memory = "gddr5";         // memory model behind the L2: gddr5 (dram) | bandwidth (bandwidth_memory) | external
     DramChannel::Params dram = dram_defaults();
     BandwidthMemory::Params bandwidth_memory;
     std::vector<std::string> stages;      // McStage chain between the NI and the L2, NI side first
@@ -77,9 +82,10 @@ class MemoryPartition : public sc_core::sc_module {
     template <class F> static void describe(F&& f) {
       using S = Params;
       GPUSC_PARAM(l2, "L2 slice (a write-back Cache)");
-      GPUSC_PARAM_C(memory, "gddr5|bandwidth",
+      GPUSC_PARAM_C(memory, "gddr5|bandwidth|external",
                     "memory model behind the L2: gddr5 = DramChannel (section dram), bandwidth = BandwidthMemory "
-                    "(section bandwidth_memory); both tick in the memory clock");
+                    "(section bandwidth_memory), both ticking in the memory clock; external = none: the platform "
+                    "binds a TLM-2.0 target to memory_socket() (docs/tlm.md)");
       GPUSC_PARAM(dram, "GDDR5 DRAM channel (memory = gddr5)");
       GPUSC_PARAM(bandwidth_memory, "latency-bandwidth memory (memory = bandwidth) [memory clock cycles]");
       GPUSC_PARAM(stages, "stages between the NI and the L2, NI side first, by registered name (mem/mc_stage.h)");
@@ -104,11 +110,15 @@ class MemoryPartition : public sc_core::sc_module {
   MsgOut& out() { return *out_; }  // replies to the network interface
 
   Cache& l2() { return l2_; }
-  // The memory model built (Params::memory): exactly one of these is non-null.
+  // The memory model built (Params::memory): at most one of these is non-null (none: external).
   DramChannel* dram() { return dram_.get(); }
   BandwidthMemory* bandwidth_memory() { return bw_.get(); }
+  // memory = external: the AT base-protocol initiator socket of the memory side (L2 misses and
+  // write-backs out, partition-local addresses; fills back): bind a third-party memory target to
+  // it before elaboration ends. An error with another memory model.
+  tlm::tlm_initiator_socket<32>& memory_socket();
   // Requests the memory model has accepted and not yet retired (0 when drained).
-  size_t memory_pending() const { return dram_ ? dram_->pending() : bw_->pending(); }
+  size_t memory_pending() const { return dram_ ? dram_->pending() : bw_ ? bw_->pending() : ext_->open(); }
   const Params& params() const { return p_; }  // stage_params with every stage's defaults
   // The stages in chain order (NI side first), and the one named `name` (nullptr if none).
   size_t stage_count() const { return stages_.size(); }
@@ -145,6 +155,7 @@ class MemoryPartition : public sc_core::sc_module {
   Cache l2_;
   std::unique_ptr<DramChannel> dram_;    // memory = gddr5
   std::unique_ptr<BandwidthMemory> bw_;  // memory = bandwidth
+  std::unique_ptr<AtInitiatorBridge> ext_;  // memory = external
   LocalityMonitor locality_;
   std::vector<std::unique_ptr<McStage>> stages_;  // chain order, NI side first
   MsgIn* in_ = nullptr;                           // first request stage's in(), or the L2's up_in

@@ -18,8 +18,10 @@
 // warp width as a parameter (WarpInstr has kWarpSize = 32 lanes) and a word size other than 4 B.
 // Once the SM model takes the warp width from its Params, the BGU is that mask copied into
 // MemExt::word_mask (32 bits: lines up to 128 B at 4 B) by the SM when it issues a remote read;
-// a word_bytes option of the Coalescer would cover the granularity sweep. Until then this unit is
-// the reference, and its testbench checks that both agree on 32-lane warps.
+// a word_bytes option of the Coalescer would cover the granularity sweep. On the platform
+// (multi_gpu's coalescing overlay) the mask a fine-grained read carries is the SmCore's
+// MemExt::word_mask from the generic Coalescer, i.e. this unit's output for 32-lane warps and 4 B
+// words; this unit is the reference, and its testbench checks that both agree on 32-lane warps.
 // Pure C++, not an sc_module (the hardware is combinational, in the coalescer's stage). No
 // allocation once `out` has grown to the widest wavefront seen.
 #pragma once

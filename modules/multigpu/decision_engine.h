@@ -98,6 +98,7 @@ class DecisionEngine : public sc_core::sc_module {
   static Mode classify(double remote_ratio, double block_use, double hit_rate, const Params& p);
 
   Mode mode() const { return mode_; }
+  const Params& params() const { return p_; }
   bool monitoring() const { return seen_ >= p_.warmup_accesses && mode_ == Mode::Undecided; }
   const Window& window() const { return w_; }  // while monitoring: so far (open residencies not yet in it)
 

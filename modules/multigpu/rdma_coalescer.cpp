@@ -61,12 +61,13 @@ bool RdmaCoalescer::accept(tlm::tlm_generic_payload& gp) {
       error(name(), "fine-grained response (ID ", id->id, ", address 0x", std::hex, gp.get_address(), std::dec,
             ") has data_length ", gp.get_data_length(), " but word mask 0x", std::hex, e.word_mask, std::dec, " names ",
             words, " words of ", p_.data_bytes, " bytes; its data must be the masked words, packed");
-    if (e.dst >= p_.gpus || e.dst == p_.self)
-      error(name(), "fine-grained response (ID ", id->id, ") for GPU ", e.dst, ": the destination must be another GPU "
+    const unsigned dst = gpu_of_ ? gpu_of_(e.dst) : e.dst;
+    if (dst >= p_.gpus || dst == p_.self)
+      error(name(), "fine-grained response (ID ", id->id, ") for GPU ", dst, ": the destination must be another GPU "
             "of the fabric (0 .. ", p_.gpus - 1, ", self = ", p_.self, ")");
     if (p_.id_bytes < 2 && id->id >= (1u << (8 * p_.id_bytes)))
       error(name(), "response ID ", id->id, " does not fit id_bytes = ", p_.id_bytes);
-    Buffer& b = buf_[slot_of(e.dst)];
+    Buffer& b = buf_[slot_of(dst)];
     if (b.txns + words > p_.buffer_entries) {
       ++refused_;
       return false;
@@ -139,7 +140,7 @@ void RdmaCoalescer::send_packet(Buffer& b, const Plan& pl) {
   e.kind = MemKind::Read;
   e.is_reply = true;
   e.src = p_.self;
-  e.dst = b.gpu;
+  e.dst = gpu_of_ ? mem_ext(*x->items.front().response, name()).dst : b.gpu;
   pkt.set_command(tlm::TLM_READ_COMMAND);
   pkt.set_address(x->items.front().response->get_address());
   pkt.set_data_length(pl.txns * entry);

@@ -31,7 +31,10 @@
 //   * a buffer entry holds one transaction (64 entries = 64 words);
 //   * "idle" = no response arrived in the buffer for `timeout` cycles; a full packet leaves at
 //     once without waiting;
-//   * the destination is MemExt::dst, a GPU id of the fabric (0 .. gpus - 1, not self);
+//   * the destination is MemExt::dst, a GPU id of the fabric (0 .. gpus - 1, not self); on a
+//     fabric that routes by node id (MemExt::dst of a response is its requester's platform id),
+//     set_gpu_of() maps that id to its GPU, and the packet's dst is then its first response's
+//     dst (a node of the destination GPU, so the fabric routes the packet as it would the reply);
 //   * the packet's MemExt: kind Read, is_reply, src = self, dst = the buffer's GPU, address of its
 //     first response; kernel, warp and timestamps are not meaningful for a packet;
 //   * a fine-grained response whose data length is not data_bytes per mask bit is an error.
@@ -40,6 +43,7 @@
 #pragma once
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <vector>
 
 #include <systemc>
@@ -85,11 +89,15 @@ class RdmaCoalescer : public sc_core::sc_module, private Tickable {
   RdmaCoalescer& operator=(const RdmaCoalescer&) = delete;
 
   const Params& params() const { return p_; }
+  // Maps a response's MemExt::dst to its destination GPU (default: dst is the GPU id). Set
+  // before the simulation starts.
+  void set_gpu_of(std::function<unsigned(unsigned dst)> f) { gpu_of_ = std::move(f); }
   // Transactions held for destination GPU `gpu` (accepted, not yet sent).
   unsigned buffered(unsigned gpu) const;
   size_t passthrough_waiting() const { return pass_.size(); }
   bool idle() const;
   uint64_t packets() const { return packets_.value(); }
+  uint64_t responses() const { return responses_.value(); }
 
  private:
   struct Resp {
@@ -123,6 +131,7 @@ class RdmaCoalescer : public sc_core::sc_module, private Tickable {
 
   const Params p_;
   ClockDomain& clk_;
+  std::function<unsigned(unsigned)> gpu_of_;
   PayloadPool pool_;
   std::vector<Buffer> buf_;  // n - 1, by destination GPU id (self skipped)
   std::deque<Pass> pass_;

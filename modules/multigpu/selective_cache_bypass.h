@@ -17,7 +17,9 @@
 //   * the mode is a register the decision engine sets once (set_coalescing), off at reset; the
 //     range registers are loaded from Params (the driver's job in hardware) and may be reloaded.
 // How it plugs in: Cache::set_bypass(scbu.policy()) on every L1 of the GPU (mem/cache.h's
-// per-request bypass hook); the bypassed read's reply comes back as the same payload.
+// per-request bypass hook); the bypassed read's reply comes back as the same payload. On the
+// platform, multi_gpu holds one SCBU per GPU and the SM-side MaskMshrStage asks it (with the
+// platform's "physical" address, see multi_gpu.h) from the L1's bypass hook.
 // Pure C++, not an sc_module: a comparator in the cache controller's lookup stage.
 #pragma once
 #include <cstdint>

@@ -8,6 +8,7 @@
 #include "workload/bfs.h"
 #include "workload/bicg.h"
 #include "workload/cfd.h"
+#include "workload/comd.h"
 #include "workload/conv2d.h"
 #include "workload/gemm.h"
 #include "workload/histogram.h"
@@ -18,6 +19,7 @@
 #include "workload/polybench_gemm.h"
 #include "workload/spmv.h"
 #include "workload/stencil2d.h"
+#include "workload/stream_triad.h"
 #include "workload/string_match.h"
 #include "workload/trace_workload.h"
 #include "workload/transpose.h"
@@ -97,6 +99,8 @@ const std::vector<Entry>& table() {
           "BiCG sub-kernel s = A^T r and q = A p, two launches (PolyBench/GPU BICG)"),
       entry<CfdWorkload, Input::None>("cfd",
           "unstructured finite-volume Euler solver, neighbour gather, 7 launches per iteration (Rodinia CFD)"),
+      entry<ComdWorkload, Input::Seeded>("comd",
+          "Lennard-Jones forces over Verlet neighbour lists, one thread per atom (CoMD)"),
       entry<Conv2dWorkload, Input::None>("conv2d",
           "2-D convolution with a K x K filter, one thread per pixel (PolyBench/GPU 2DCONV)"),
       entry<GemmWorkload, Input::None>("gemm",
@@ -113,6 +117,8 @@ const std::vector<Entry>& table() {
           "y = A x for a CSR matrix, one thread per row (CSR-scalar, SHOC)"),
       entry<Stencil2dWorkload, Input::None>("stencil2d",
           "5-point thermal stencil, one launch per time step (Rodinia hotspot)"),
+      entry<StreamTriadWorkload, Input::None>("stream",
+          "STREAM triad a = b + q c, one thread per element (BabelStream triad_kernel)"),
       entry<StringMatchWorkload, Input::Seeded>("string-match",
           "keyword search in every line of a generated text, one thread per line (Mars StringMatch map)"),
       entry<TransposeWorkload, Input::None>("transpose",

@@ -34,6 +34,7 @@ GpuBlock::Params McmGpu::Params::gpm_defaults() {
   b.mc.l2.ways = 16;
   b.mc.l2.sets = 128;
   b.mc.l2.write_policy = "write-back";
+  b.mc.l2.mshrs = 128;  // open: enough lines in flight for 48 B/cycle over ~250 cycles (mcm_gpu.h)
   b.mc.memory = "bandwidth";  // 003 Table 3: 3 TB/s in all, 100 ns
   b.mc.bandwidth_memory.bytes_per_cycle = 48;
   b.mc.bandwidth_memory.latency = 99;

@@ -29,9 +29,14 @@
 //     ports (its switch allocator keeps port sets in 64-bit words, noc/switch_allocator.h), so a
 //     64-SM GPM uses a 9x9 mesh (64 SMs + 16 partitions + the boundary) and small presets a
 //     crossbar; the fabric clock and 136 B flits (a 128 B line and its header in one flit) make
-//     the GPM network fast enough that the ring links and DRAM are the bottlenecks, as in the
-//     paper ("caches are banked such that they can provide the necessary parallelism");
+//     the GPM network fast enough for local traffic ("caches are banked such that they can
+//     provide the necessary parallelism"), but every remote message passes the mesh's single
+//     boundary node: measured on a STREAM triad, a 64-SM GPM takes in only ~2.8 replies per core
+//     cycle (~380 B/cycle) while its ring links run at <= 35% (docs/validation/mcm.md);
 //   * partitions per GPM (16: 256 KB of L2 and 48 GB/s of DRAM each), interleave 256 B;
+//   * MSHRs per L2 slice: 128. A slice must keep bandwidth x latency in flight to reach its DRAM
+//     share (48 B/cycle x ~250 cycles of L2 lookup and DRAM = 94 lines); with the generic 32 a
+//     STREAM triad reaches 40% of Table 3's 3 TB/s, with 128 it reaches the DRAM bandwidth;
 //   * ring: bidirectional, full duplex; one link per class and neighbour pair, each of
 //     link.bytes_per_cycle per direction (768: Table 3's 768 GB/s per link); 32 cycles per hop
 //     (BandwidthLink: 1 + 31); a ring stop adds one fabric cycle;

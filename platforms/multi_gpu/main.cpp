@@ -15,6 +15,13 @@ Unified memory and CTA scheduling (defaults: distributed pages, contiguous group
   --set page_map.kind=interleave      page p on GPU p mod gpus; or first-touch; distributed
                                       (default) splits every array into one run per GPU
   --set cta.policy=round-robin        or greedy; contiguous-groups (MGPUSim's partition) default
+DUALOPT (paper 004 §4), overlays on any preset:
+  --preset dca4+coalescing            remote reads bypass the L1, mask-aware MSHRs, fine-grained
+                                      link transfer, RDMA coalescer / de-coalescer
+  --preset dca4+caching               1.5 MB RDMA cache of remote data per GPU, L2 0.5 MB
+  --preset dca4+dualopt               both built; the decision engine turns one on (summary:
+                                      dualopt_decision and its window's statistics)
+  remote_read_latency: SM issue to reply of reads to other GPUs' pages (L1 hits included).
 IPC is thread instructions per core cycle; latencies are core cycles; fabric bytes are link
 bytes (headers and flit rounding included), each message counted once (GPU to switch).
 )";

@@ -105,6 +105,21 @@ MultiGpu::Params MultiGpu::checked(const Params& p, const McStageRegistry& stage
     error(w, "page_map.page_bytes (", p.page_map.page_bytes, ") must be at least interleave_bytes (", p.interleave_bytes,
           "): a page is interleaved over its GPU's partitions");
   if (p.cta.policy == "contiguous-groups" && p.sms == 0) error(w, "sms must be at least 1");
+  const auto& d = p.dualopt;
+  if (d.coalescing()) {
+    if (p.l1.line_bytes / d.front.word_bytes != d.front.mshr.mask_bits)
+      error(w, "dualopt.front.mshr.mask_bits (", d.front.mshr.mask_bits, ") must be the words of a ", p.l1.line_bytes,
+            " B line (", p.l1.line_bytes / d.front.word_bytes, ")");
+    if (p.l1.line_bytes > 128) error(w, "coalescing needs lines of at most 32 words of 4 B (MemExt::word_mask)");
+    if (d.codec.data_bytes != d.front.word_bytes)
+      error(w, "dualopt.codec.data_bytes (", d.codec.data_bytes, ") must equal the word-mask granularity (",
+            d.front.word_bytes, " B)");
+  }
+  if (d.caching() && d.rdma_cache.line_bytes != p.l1.line_bytes)
+    error(w, "dualopt.rdma_cache.line_bytes (", d.rdma_cache.line_bytes, ") must equal l1.line_bytes (",
+          p.l1.line_bytes, ")");
+  if (d.caching() && d.rdma_cache.write_policy != "write-back")
+    error(w, "dualopt.rdma_cache.write_policy must be write-back (004 Table 1)");
   Params q = p;
   q.mc = MemoryPartition::Params::with_stage_defaults(p.mc, stages, "mc");
   return q;
@@ -150,6 +165,11 @@ GpuBlock::Params MultiGpu::block_params() const {
   b.sm = p_.sm;
   b.l1 = p_.l1;
   b.mc = p_.mc;
+  if (p_.dualopt.coalescing()) {
+    b.sm_front.stages = {"mask_mshr"};
+    b.sm_front.stage_params = json::object();
+    b.sm_front.stage_params["mask_mshr"] = params_to_json(p_.dualopt.front);
+  }
   return b;
 }
 
@@ -164,21 +184,94 @@ MultiGpu::MultiGpu(const Params& p, Workload& workload, const McStageRegistry& s
       req_links_("request_link"),
       rep_links_("reply_link") {
   distribute_pages(workload);
+  if (p_.dualopt.coalescing()) {
+    const uint64_t gb4 = uint64_t{4} << 30;
+    for (unsigned g = 0; g < p_.gpus; ++g) {
+      multigpu::SelectiveCacheBypass::Params sp;
+      sp.local_first = g * gb4;
+      sp.local_last = (g + 1) * gb4 - 1;
+      scbus_.push_back(std::make_unique<multigpu::SelectiveCacheBypass>(sp, "multi_gpu.scbu" + std::to_string(g)));
+      if (p_.dualopt.mode == "coalescing") scbus_.back()->set_coalescing(true);
+    }
+    front_ = paper_sm_front_stages();
+    multigpu::register_mask_mshr_stage(front_, [this](unsigned node) -> multigpu::MaskMshrStage::Bypass {
+      const multigpu::SelectiveCacheBypass* s = scbus_.at(gpu_of_node(node)).get();
+      return [this, s](const tlm::tlm_generic_payload& gp) {
+        if (!s->coalescing() || !mapper_->placed(gp.get_address())) return false;
+        return s->bypass(physical(gp.get_address()), gp.get_extension<MemExt>()->kind);
+      };
+    });
+  }
   const GpuBlock::Params bp = block_params();
   gpus_.init(p_.gpus, [&](const char* nm, size_t g) {
-    return new GpuBlock(nm, bp, GpuBlock::Context{{core_, noc_clk_, dram_clk_}, *mapper_, ids_, stages,
-                                                  static_cast<unsigned>(g)});
+    GpuBlock::Context ctx{{core_, noc_clk_, dram_clk_}, *mapper_, ids_, stages, static_cast<unsigned>(g)};
+    ctx.front = &front_;
+    return new GpuBlock(nm, bp, ctx);
   });
   for (unsigned g = 0; g < p_.gpus; ++g)
     if (gpus_[g].first_partition() != g * p_.mcs || gpus_[g].base() != g * bp.nodes())
       error("multi_gpu", "GPU ", g, " was numbered out of order (first partition ", gpus_[g].first_partition(),
             ", base ", gpus_[g].base(), ")");
+  build_dualopt();
   build_fabric();
   for (unsigned g = 0; g < p_.gpus; ++g) observe(g);
   std::vector<GpuBlock*> blocks;
   for (auto& b : gpus_) blocks.push_back(&b);
   platform_ = std::make_unique<Platform>(core_, workload, blocks, p_.cta);
+  if (!rdma_caches_.empty())
+    platform_->add_kernel_boundary_listener([this](unsigned) {
+      for (auto& c : rdma_caches_) c->request_flush();
+    });
   add_summary();
+}
+
+uint64_t MultiGpu::physical(uint64_t addr) const {
+  return (uint64_t{gpu_of_address(addr)} << 32) | (addr & 0xffffffffull);
+}
+
+void MultiGpu::build_dualopt() {
+  const auto& d = p_.dualopt;
+  for (unsigned g = 0; g < p_.gpus; ++g) {
+    const std::string n = std::to_string(g);
+    if (d.coalescing()) {
+      multigpu::RdmaWordSelector::Params wp;
+      wp.line_bytes = p_.l1.line_bytes;
+      wp.word_bytes = d.front.word_bytes;
+      selectors_.push_back(std::make_unique<multigpu::RdmaWordSelector>(("word_selector" + n).c_str(), wp));
+      multigpu::RdmaCoalescer::Params cp = d.codec;
+      cp.gpus = p_.gpus;
+      cp.self = g;
+      coalescers_.push_back(std::make_unique<multigpu::RdmaCoalescer>(("rdma_coalescer" + n).c_str(), cp, fabric_clk_));
+      coalescers_.back()->set_gpu_of([this](unsigned node) { return gpu_of_node(node); });
+      selectors_.back()->out.bind(coalescers_.back()->in);
+      decoalescers_.push_back(
+          std::make_unique<multigpu::RdmaDecoalescer>(("rdma_decoalescer" + n).c_str(), d.decoalescer, fabric_clk_));
+    }
+    if (d.caching()) {
+      const unsigned node = gpus_[g].base() + gpus_[g].boundary_node();
+      rdma_caches_.push_back(std::make_unique<multigpu::RdmaCache>(("rdma_cache" + n).c_str(), d.rdma_cache, core_, node));
+      rdma_caches_.back()->set_route([this](tlm::tlm_generic_payload& gp, MemExt& e) {
+        e.dst = ids_.partition_node(mapper_->partition(gp.get_address()), "multi_gpu.rdma_cache");
+      });
+      if (d.mode == "caching") rdma_caches_.back()->set_enabled(true);
+    }
+  }
+  if (d.mode == "dualopt") {
+    engine_ = std::make_unique<multigpu::DecisionEngine>("decision_engine", d.engine);
+    engine_->on_decision([this](multigpu::DecisionEngine::Mode m) { apply(m); });
+    for (unsigned g = 0; g < p_.gpus; ++g)
+      for (unsigned i = 0; i < p_.sms; ++i)
+        gpus_[g].sm(i).l1().on_evict([this, id = g * p_.sms + i](uint64_t line, bool) {
+          if (engine_->mode() == multigpu::DecisionEngine::Mode::Undecided) engine_->observe_eviction(id, line);
+        });
+  }
+}
+
+void MultiGpu::apply(multigpu::DecisionEngine::Mode m) {
+  if (m == multigpu::DecisionEngine::Mode::Coalescing)
+    for (auto& s : scbus_) s->set_coalescing(true);
+  if (m == multigpu::DecisionEngine::Mode::Caching)
+    for (auto& c : rdma_caches_) c->set_enabled(true);
 }
 
 void MultiGpu::build_fabric() {
@@ -199,13 +292,34 @@ void MultiGpu::build_fabric() {
   req_links_.init(p_.gpus, make);
   rep_links_.init(p_.gpus, make);
   for (unsigned g = 0; g < p_.gpus; ++g) {
+    // Requests: GPU -> [RDMA cache] -> link; link -> GPU.
+    gpus_[g].out(GpuBlock::kRequest).bind(wire_request_exit(g));
+    if (!rdma_caches_.empty()) rdma_caches_[g]->down_out().bind(req_links_[g].a_in);
+    req_links_[g].a_out.bind(gpus_[g].in(GpuBlock::kRequest));
+    // Replies: GPU -> [word selector -> coalescer] -> link; link -> [de-coalescer] -> [RDMA cache] -> GPU.
+    if (!selectors_.empty()) {
+      gpus_[g].out(GpuBlock::kReply).bind(selectors_[g]->in);
+      coalescers_[g]->out.bind(rep_links_[g].a_in);
+    } else {
+      gpus_[g].out(GpuBlock::kReply).bind(rep_links_[g].a_in);
+    }
+    MsgIn& into = !rdma_caches_.empty() ? rdma_caches_[g]->down_in() : gpus_[g].in(GpuBlock::kReply);
+    if (!rdma_caches_.empty()) rdma_caches_[g]->up_out.bind(gpus_[g].in(GpuBlock::kReply));
+    if (!decoalescers_.empty()) {
+      rep_links_[g].a_out.bind(decoalescers_[g]->in);
+      decoalescers_[g]->out.bind(into);
+    } else {
+      rep_links_[g].a_out.bind(into);
+    }
     for (auto [link, c] : {std::pair{&req_links_[g], GpuBlock::kRequest}, std::pair{&rep_links_[g], GpuBlock::kReply}}) {
-      gpus_[g].out(c).bind(link->a_in);
-      link->a_out.bind(gpus_[g].in(c));
       link->b_out.bind(switch_->ni(g).in[c]);
       switch_->ni(g).out[c].bind(link->b_in);
     }
   }
+}
+
+MsgIn& MultiGpu::wire_request_exit(unsigned g) {
+  return rdma_caches_.empty() ? req_links_[g].a_in : rdma_caches_[g]->up_in();
 }
 
 unsigned MultiGpu::gpu_of_node(unsigned node) const {
@@ -222,10 +336,29 @@ void MultiGpu::observe(unsigned g) {
   GpuBlock::Observers o;
   o.sm_request = [this, g](unsigned sm, const tlm::tlm_generic_payload& gp) {
     ++count_.l1_accesses;
-    if (mapper_->placed(gp.get_address()) && gpu_of_address(gp.get_address()) != g) ++count_.l1_remote;
+    const bool remote = mapper_->placed(gp.get_address()) && gpu_of_address(gp.get_address()) != g;
+    if (remote) ++count_.l1_remote;
+    if (engine_ && engine_->mode() == multigpu::DecisionEngine::Mode::Undecided) {
+      const MemExt& e = *gp.get_extension<MemExt>();
+      const uint64_t line = gp.get_address() & ~uint64_t(p_.l1.line_bytes - 1);
+      multigpu::DecisionEngine::Access a;
+      a.cache = g * p_.sms + sm;
+      a.line = line;
+      a.read = e.kind == MemKind::Read;
+      a.word_mask = e.word_mask;
+      a.remote = remote;
+      a.hit = a.read && gpus_[g].sm(sm).l1().present(line);  // the tag the lookup will find
+      engine_->observe(a);
+    }
     if (obs_.sm_request) obs_.sm_request(g, sm, gp);
   };
   o.sm_reply = [this, g](unsigned sm, const tlm::tlm_generic_payload& gp) {
+    const MemExt& e = *gp.get_extension<MemExt>();
+    if (e.kind == MemKind::Read && mapper_->placed(gp.get_address()) && gpu_of_address(gp.get_address()) != g) {
+      ++count_.remote_answered;
+      count_.remote_latency += static_cast<double>((sc_core::sc_time_stamp() - e.t_issue).value()) /
+                               static_cast<double>(core_.period().value());
+    }
     if (obs_.sm_reply) obs_.sm_reply(g, sm, gp);
   };
   o.injected = [this, g](unsigned node, const tlm::tlm_generic_payload& gp) {
@@ -269,6 +402,27 @@ void MultiGpu::add_summary() {
     s["fabric_reply_bytes_switch_to_gpu"] = rep_in;
     s["fabric_bytes"] = req_out + rep_out;  // inter-GPU bytes, each message counted once
     s["fabric_link_util_max"] = util_max;
+    s["remote_read_latency"] = remote_read_latency();
+    s["dualopt_mode"] = p_.dualopt.mode;
+    if (engine_) {
+      s["dualopt_decision"] = multigpu::to_string(engine_->mode());
+      const auto& w = engine_->window();
+      s["dualopt_window_remote_ratio"] = w.remote_ratio();
+      s["dualopt_window_block_use"] = w.block_use(engine_->params().words_per_line);
+      s["dualopt_window_remote_hit_rate"] = w.hit_rate();
+    }
+    if (!coalescers_.empty()) {
+      uint64_t packets = 0, responses = 0;
+      for (auto& c : coalescers_) packets += c->packets(), responses += c->responses();
+      s["codec_packets"] = packets;
+      s["codec_responses"] = responses;
+    }
+    if (!rdma_caches_.empty()) {
+      uint64_t reads = 0, fetches = 0;
+      for (auto& c : rdma_caches_) reads += c->reads(), fetches += c->read_fetches();
+      s["rdma_cache_reads"] = reads;
+      s["rdma_cache_served_ratio"] = reads ? double(reads - fetches) / double(reads) : 0.0;
+    }
   });
 }
 

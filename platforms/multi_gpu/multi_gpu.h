@@ -42,6 +42,32 @@
 // holds only its own GPU's memory) and HBM serve the 64 B line, and the reply returns the same
 // way to the requesting L1, which caches it (the requester's L2 never sees remote data). Remote
 // writes and atomics are conventional (a write-through L1 sends them to the owner, acks return).
+// DUALOPT (004 §4; `dualopt.mode`, presets coalescing, caching, dualopt), attached at the hook
+// points, nothing in the generic units:
+//   coalescing  per CU, the SM-side stage "mask_mshr" (multigpu/mask_mshr_stage.h): the GPU's
+//               SCBU (multigpu/selective_cache_bypass.h, one per GPU: range registers and the mode
+//               register) on the L1's bypass hook, and the mask-aware MSHR behind it; the word
+//               mask is the SM coalescer's (MemExt::word_mask, the BGU's OR over the lanes);
+//               at the serving GPU's exit, replies -> RdmaWordSelector (the line the L2 returned
+//               cut to the requested words: fine-grained on the link only) -> RdmaCoalescer (n - 1
+//               per-destination buffers, 10 x 6 B per packet, 30-cycle timeout) -> reply link;
+//               at the destination, reply link -> RdmaDecoalescer -> the GPU. A coalesced packet
+//               is a reply-class message of its own (RdmaPacketExt) through the same links and
+//               switch; nothing in them knows it.
+//   caching     per GPU, an RdmaCache (multigpu/rdma_cache.h: the generic Cache, 1.5 MB,
+//               write-back, remote data only) between the boundary and the links: requests
+//               leaving the GPU enter it, its misses and write-backs take the request link, the
+//               reply link feeds its fills; flushed (dirty lines home, invalidated) at kernel end.
+//               The preset shrinks the L2 to 0.5 MB (iso-area, 004 Table 1).
+//   dualopt     both, with neither active, and one DecisionEngine watching every L1 (requests
+//               as the SMs hand them over, hit = the line present at that moment; evictions from
+//               the L1s' eviction hook); its decision (once per run) turns on the SCBUs' mode
+//               registers (coalescing) or the RDMA caches (caching); local-dominated changes
+//               nothing. The L2 is 0.5 MB in every mode (the preset), as in the paper's DUALOPT.
+// SCBU range registers: MGPUSim's L1 sees physical addresses, each GPU's memory one contiguous
+// range; ours are unified virtual addresses placed by the page map, so the SCBU compares the
+// "physical" address (owner GPU << 32) | (address mod 4 GB): GPU g's range is [g x 4 GB, (g + 1)
+// x 4 GB) (004 Table 1: 4 GB per GPU).
 // Measurement: remote_* counters at the SM side (requests injected by SM NIs whose partition is
 // in another GPU), per-link bytes and messages per direction, and the platform summary.
 #pragma once
@@ -67,6 +93,13 @@
 #include "platforms/paper_stages.h"
 #include "sm/cta_scheduler.h"
 #include "sm/sm_core.h"
+#include "multigpu/decision_engine.h"
+#include "multigpu/mask_mshr_stage.h"
+#include "multigpu/rdma_cache.h"
+#include "multigpu/rdma_coalescer.h"
+#include "multigpu/rdma_decoalescer.h"
+#include "multigpu/rdma_word_selector.h"
+#include "multigpu/selective_cache_bypass.h"
 #include "workload/kernel.h"
 
 namespace gpusc {
@@ -101,6 +134,29 @@ class MultiGpu {
     static noc::Router::Params router_defaults();
     static noc::NetworkInterface::Params ni_defaults();
   };
+  // DUALOPT (004 §4): which of its mechanisms are built and active, and their parameters.
+  struct Dualopt {
+    std::string mode = "off";  // off (DCA baseline) | coalescing | caching | dualopt
+    multigpu::MaskMshrStage::Params front;        // SCBU + mask-aware MSHR per CU
+    multigpu::RdmaCoalescer::Params codec;        // gpus and self are set per GPU by the platform
+    multigpu::RdmaDecoalescer::Params decoalescer;
+    Cache::Params rdma_cache = multigpu::RdmaCache::defaults();
+    multigpu::DecisionEngine::Params engine;
+    template <class F> static void describe(F&& f) {
+      using S = Dualopt;
+      GPUSC_PARAM_C(mode, "off|coalescing|caching|dualopt",
+                    "off: the DCA baseline; coalescing: remote access coalescing always on (L1 bypass, mask-aware "
+                    "MSHR, fine-grained link transfer, RDMA CoDec); caching: the RDMA cache always on; dualopt: both "
+                    "built, the decision engine turns one on");
+      GPUSC_PARAM(front, "per CU: the mask-aware MSHR of the bypassed remote reads");
+      GPUSC_PARAM(codec, "per GPU: the RDMA coalescer (its gpus and self are set by the platform)");
+      GPUSC_PARAM(decoalescer, "per GPU: the RDMA de-coalescer");
+      GPUSC_PARAM(rdma_cache, "per GPU: the RDMA cache (004 Table 1: 1.5 MB, write-back)");
+      GPUSC_PARAM(engine, "the decision engine (dualopt mode)");
+    }
+    bool coalescing() const { return mode == "coalescing" || mode == "dualopt"; }
+    bool caching() const { return mode == "caching" || mode == "dualopt"; }
+  };
   struct Params {
     unsigned gpus = 4;                // GPUs (004 §5: 4; 8 and 16 in §6.2)
     unsigned sms = 64;                // CUs per GPU (004 Table 1: 16 SEs x 4 CUs)
@@ -120,6 +176,7 @@ class MultiGpu {
     CtaScheduler::Params cta = cta_defaults();
     noc::BandwidthLink::Params link = link_defaults();    // each class link of each GPU
     Switch fabric;                                        // the switch
+    Dualopt dualopt;                                      // paper 004's mechanisms (off: DCA)
     template <class F> static void describe(F&& f) {
       using S = Params;
       GPUSC_PARAM_R(gpus, 2, 64, "GPUs [count] (004: 4; 8 and 16 for scaling)");
@@ -140,6 +197,7 @@ class MultiGpu {
       GPUSC_PARAM(cta, "CTA scheduler");
       GPUSC_PARAM(link, "each GPU's request link and reply link to the switch [fabric cycles]");
       GPUSC_PARAM(fabric, "the switch: a crossbar of one port per GPU, requests on vnet 0, replies on vnet 1");
+      GPUSC_PARAM(dualopt, "DUALOPT (004 §4): off (DCA baseline), coalescing, caching or dualopt");
     }
     static noc::Network::Params noc_defaults();
     static SmCore::Params sm_defaults();
@@ -177,6 +235,19 @@ class MultiGpu {
   // L1 accesses (requests an SM handed to its L1) and those to another GPU's memory.
   uint64_t l1_accesses() const { return count_.l1_accesses; }
   uint64_t l1_remote_accesses() const { return count_.l1_remote; }
+  // Remote reads answered to the SMs (L1 hits included) and their mean latency, issue to reply
+  // [core cycles].
+  uint64_t remote_reads_answered() const { return count_.remote_answered; }
+  double remote_read_latency() const {
+    return count_.remote_answered ? count_.remote_latency / double(count_.remote_answered) : 0.0;
+  }
+  // DUALOPT units (nullptr / empty when the mode does not build them).
+  multigpu::DecisionEngine* decision_engine() { return engine_.get(); }
+  multigpu::RdmaCache* rdma_cache(unsigned g) { return rdma_caches_.empty() ? nullptr : rdma_caches_.at(g).get(); }
+  multigpu::RdmaCoalescer* coalescer(unsigned g) { return coalescers_.empty() ? nullptr : coalescers_.at(g).get(); }
+  multigpu::SelectiveCacheBypass* scbu(unsigned g) { return scbus_.empty() ? nullptr : scbus_.at(g).get(); }
+  // The "physical" address the SCBU compares (see above).
+  uint64_t physical(uint64_t addr) const;
 
   json summary() const { return platform_->summary(); }
   json mechanism_summary() const { return platform_->mechanism_summary(); }
@@ -196,19 +267,31 @@ class MultiGpu {
   void build_fabric();
   void observe(unsigned g);
   void add_summary();
+  void build_dualopt();
+  void apply(multigpu::DecisionEngine::Mode m);
+  MsgIn& wire_request_exit(unsigned g);  // what gpu g's out(kRequest) feeds
 
   const Params p_;
   ClockDomain core_, noc_clk_, dram_clk_, fabric_clk_;
   std::unique_ptr<FirstTouchPageMapper> mapper_;
   NodeNumbering ids_;
+  std::vector<std::unique_ptr<multigpu::SelectiveCacheBypass>> scbus_;  // per GPU (coalescing modes)
+  SmFrontRegistry front_;  // the SM-side stages (mask_mshr)
   sc_core::sc_vector<GpuBlock> gpus_;
   std::unique_ptr<noc::Network> switch_;
   sc_core::sc_vector<noc::BandwidthLink> req_links_, rep_links_;
+  std::vector<std::unique_ptr<multigpu::RdmaWordSelector>> selectors_;
+  std::vector<std::unique_ptr<multigpu::RdmaCoalescer>> coalescers_;
+  std::vector<std::unique_ptr<multigpu::RdmaDecoalescer>> decoalescers_;
+  std::vector<std::unique_ptr<multigpu::RdmaCache>> rdma_caches_;
+  std::unique_ptr<multigpu::DecisionEngine> engine_;
   std::unique_ptr<Platform> platform_;
   Observers obs_;
 
   struct Counts {  // summary lines (MultiGpu is not a module, so not a StatGroup)
     uint64_t requests = 0, remote_requests = 0, remote_reads = 0, l1_accesses = 0, l1_remote = 0;
+    uint64_t remote_answered = 0;
+    double remote_latency = 0;  // sum [core cycles]
   } count_;
 };
 

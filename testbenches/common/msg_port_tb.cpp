@@ -196,10 +196,13 @@ TEST_CASE("MsgPort: protocol errors on the target side") {
   CHECK(b_calls == 1);
   CHECK(t == sc_core::sc_time(5, sc_core::SC_NS));
 
-  // A phase other than BEGIN_REQ, and a second BEGIN_REQ while one is held (bypassing MsgOut).
+  // A phase other than BEGIN_REQ / END_RESP, END_RESP with no response phase open, and a second
+  // BEGIN_REQ while one is held (bypassing MsgOut).
   dst.in.set_accept([](tlm::tlm_generic_payload&) { return false; });
-  tlm::tlm_phase ph = tlm::END_RESP;
+  tlm::tlm_phase ph = tlm::END_REQ;
   REQUIRE_THROWS_WITH(src.out->nb_transport_fw(gp, ph, t), Contains("unexpected phase"));
+  ph = tlm::END_RESP;
+  REQUIRE_THROWS_WITH(src.out->nb_transport_fw(gp, ph, t), Contains("response phase is not open"));
   ph = tlm::BEGIN_REQ;
   CHECK(src.out->nb_transport_fw(gp, ph, t) == tlm::TLM_ACCEPTED);
   tlm::tlm_generic_payload& other = pool.acquire();

@@ -3,9 +3,12 @@
 // ring traffic is exactly the hops of the remote requests and their replies (a request for the
 // GPM two hops away crosses two links each way); the L1.5 sees only remote requests and is
 // flushed once per kernel boundary; distributed scheduling keeps CTA ids on their GPM; the
-// 256-SM baseline elaborates; bad configurations are clear errors.
+// 256-SM baseline elaborates; a link-bound STREAM triad fills the busiest ring link to its
+// bytes per cycle and never past it; the multi-GPU presets have their capacities; bad
+// configurations are clear errors.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <map>
 #include <memory>
 
@@ -199,4 +202,41 @@ TEST_CASE("McmGpu: a GPM without a boundary is a clear error", "[mcm_gpu][errors
   cfg["gpm"]["boundary"] = false;
   const auto p = params_from_json<McmGpu::Params>(cfg, "");
   CHECK_THROWS_WITH(McmGpu("mcm", p, *wl), Catch::Contains("gpm.boundary"));
+}
+
+TEST_CASE("McmGpu: a saturating stream over the ring reaches the links' bytes per cycle and no more",
+          "[mcm_gpu][link][bandwidth]") {
+  // STREAM triad on 4 GPMs x 4 SMs with fine interleave: 3/4 of all lines cross the ring. With
+  // 8 B/cycle links (a 136 B reply every 17 cycles) the ring, not DRAM (96 B/cycle per GPM), limits.
+  auto wl = make_workload("stream", {{"size", "small"}}, 1);
+  auto p = small_params();
+  p.link.bytes_per_cycle = 8;
+  McmGpu m("mcm", p, *wl);
+  REQUIRE(m.run(20000000));
+  const double cycles = double(m.cycles());
+  double busiest = 0;
+  for (unsigned g = 0; g < m.gpms(); ++g)
+    for (auto d : {noc::BandwidthLink::kAtoB, noc::BandwidthLink::kBtoA}) {
+      const double rate = double(m.link(McmGpu::kReply, g).bytes(d)) / cycles;
+      CHECK(rate <= 8.0);
+      busiest = std::max(busiest, rate);
+    }
+  // The busiest reply link is saturated over the run, start-up and drain included.
+  CHECK(busiest >= 0.8 * 8.0);
+}
+
+TEST_CASE("McmGpu: multigpu_small is 2 GPUs x 16 SMs, 1 MB of L2 each, and mgpu_opt halves it into a remote-only L1.5",
+          "[mcm_gpu][multigpu]") {
+  auto wl = make_workload("transpose", {{"size", "small"}}, 1);
+  const auto base = params_from_json<McmGpu::Params>(mcm_gpu::preset("multigpu_small"), "");
+  McmGpu b("mgpu", base, *wl);
+  CHECK(b.gpms() == 2);
+  CHECK(b.platform().sm_count() == 32);
+  CHECK(b.l15(0) == nullptr);
+  CHECK(uint64_t{b.gpm(0).mc(0).l2().params().sets} * 16u * 128u * b.gpm(0).mc_count() == 1024u * 1024);
+  auto wl2 = make_workload("transpose", {{"size", "small"}}, 1);
+  const auto opt = params_from_json<McmGpu::Params>(mcm_gpu::preset("multigpu_small+mgpu_opt"), "");
+  McmGpu o("mgpu_opt", opt, *wl2);
+  CHECK(o.l15(1)->capacity_bytes() == 512u * 1024);
+  CHECK(uint64_t{o.gpm(1).mc(0).l2().params().sets} * 16u * 128u * o.gpm(1).mc_count() == 512u * 1024);
 }

@@ -20,6 +20,7 @@ json small_params(const std::string& name) {
   if (name == "bfs") return {{"scale", 8}, {"edge_factor", 4}, {"threads_per_cta", 64}};
   if (name == "pagerank") return {{"scale", 7}, {"iterations", 2}, {"threads_per_cta", 96}};
   if (name == "spmv") return {{"rows", 300}, {"nnz_per_row", 5}, {"threads_per_cta", 128}};
+  if (name == "comd") return {{"nx", 3}, {"ny", 3}, {"nz", 3}, {"threads_per_cta", 64}};
   if (name == "conv2d") return {{"width", 50}, {"height", 20}, {"filter", 5}};
   if (name == "gemm") return {{"m", 40}, {"n", 36}, {"k", 20}, {"tile", 8}};
   if (name == "polybench-gemm") return {{"ni", 20}, {"nj", 40}, {"nk", 6}};
@@ -28,6 +29,7 @@ json small_params(const std::string& name) {
   if (name == "histogram") return {{"elements", 1000}, {"bins", 64}, {"threads_per_cta", 100}};
   if (name == "kmeans") return {{"points", 300}, {"features", 3}, {"clusters", 4}, {"max_iterations", 3}};
   if (name == "stencil2d") return {{"rows", 20}, {"cols", 40}, {"iterations", 2}};
+  if (name == "stream") return {{"elements", 1000}, {"threads_per_cta", 96}};
   if (name == "transpose") return {{"width", 40}, {"height", 33}, {"block_x", 16}, {"block_y", 16}};
   if (name == "string-match") return {{"bytes", 3000}, {"keyword", "the"}, {"threads_per_cta", 64}};
   FAIL("no small params for " << name);
@@ -42,11 +44,11 @@ std::vector<std::vector<Stream>> run(Workload& w) {
 }
 }  // namespace
 
-TEST_CASE("factory knows the seventeen kernels and names them in the unknown-name error") {
+TEST_CASE("factory knows the nineteen kernels and names them in the unknown-name error") {
   const auto names = workload_names();
-  REQUIRE(names == std::vector<std::string>{"2mm", "3mm", "atax", "barnes-hut", "bfs", "bicg", "cfd", "conv2d",
+  REQUIRE(names == std::vector<std::string>{"2mm", "3mm", "atax", "barnes-hut", "bfs", "bicg", "cfd", "comd", "conv2d",
                                             "gemm", "histogram", "kmeans", "pagerank", "polybench-gemm", "spmv",
-                                            "stencil2d", "string-match", "transpose"});
+                                            "stencil2d", "stream", "string-match", "transpose"});
   REQUIRE(std::is_sorted(names.begin(), names.end()));
   REQUIRE_THROWS_WITH(make_workload("fft", json::object(), 1),
                       Contains("unknown workload 'fft'") && Contains("2mm, 3mm, atax, barnes-hut, bfs, bicg"));
