@@ -20,6 +20,7 @@ namespace gpusc {
 
 SmFrontRegistry paper_sm_front_stages() {
   SmFrontRegistry r;
+  register_critical_front_stages(r);
   register_probe_stages(r);
   return r;
 }

@@ -17,7 +17,8 @@ namespace gpusc {
 // "data_filter" (critical, paper 002).
 McStageRegistry paper_mc_stages();
 
-// Every SM-side stage of the paper folders (gpu/sm_front_stage.h): "probe" (probe, paper 000).
+// Every SM-side stage of the paper folders (gpu/sm_front_stage.h): "probe" (probe, paper 000) and
+// "request_controller" (critical, paper 002).
 SmFrontRegistry paper_sm_front_stages();
 
 }  // namespace gpusc

@@ -1,6 +1,7 @@
 #include "platforms/preset_catalog.h"
 
 #include <algorithm>
+#include <map>
 #include <sstream>
 
 #include "common/report.h"
@@ -9,8 +10,18 @@
 
 namespace gpusc::cli {
 
+namespace {
+// Every list in `j` by its dotted path (lists are replaced, not merged, by a later layer).
+void lists_of(const json& j, const std::string& path, std::map<std::string, json>& out) {
+  if (j.is_array()) out[path] = j;
+  if (!j.is_object()) return;
+  for (auto it = j.begin(); it != j.end(); ++it) lists_of(it.value(), path.empty() ? it.key() : path + "." + it.key(), out);
+}
+}  // namespace
+
 json merge_presets(const PresetTexts& texts, const std::string& name, const std::string& program) {
-  json cfg = json::object();
+  std::vector<std::string> parts;
+  std::vector<json> layers;
   std::stringstream ss(name);
   for (std::string part; std::getline(ss, part, '+');) {
     const auto it = texts.find(part);
@@ -19,9 +30,39 @@ json merge_presets(const PresetTexts& texts, const std::string& name, const std:
       for (const auto& [n, t] : texts) known += (known.empty() ? "" : ", ") + n;
       error(program, "unknown preset '", part, "' in '", name, "'; known presets and overlays: ", known);
     }
-    json layer = parse_json(it->second, "preset " + part);
+    parts.push_back(part);
+    layers.push_back(parse_json(it->second, "preset " + part));
+  }
+  // Combinations a layer refuses ("excludes": {"other": "why"}), in either order.
+  for (size_t i = 0; i < parts.size(); ++i) {
+    const json ex = layers[i].value("excludes", json::object());
+    if (!ex.is_object()) error(program, "preset '", parts[i], "': \"excludes\" must map overlay names to reasons");
+    for (size_t j = 0; j < parts.size(); ++j) {
+      if (i == j) continue;
+      const auto r = ex.find(parts[j]);
+      if (r != ex.end())
+        error(program, "preset '", name, "' combines '", parts[i], "' and '", parts[j], "', which cannot be combined: ",
+              r->is_string() ? r->get<std::string>() : r->dump());
+    }
+  }
+  json cfg = json::object();
+  std::map<std::string, std::pair<std::string, json>> lists;  // path -> (layer that set it, list)
+  for (size_t i = 0; i < parts.size(); ++i) {
+    json& layer = layers[i];
     layer.erase("description");
     layer.erase("sources");
+    layer.erase("excludes");
+    std::map<std::string, json> mine;
+    lists_of(layer, "", mine);
+    for (const auto& [path, list] : mine) {
+      const auto prev = lists.find(path);
+      if (prev != lists.end() && prev->second.second != list && !prev->second.second.empty())
+        error(program, "preset '", name, "': '", parts[i], "' sets ", path, " = ", list.dump(), ", which would replace ",
+              prev->second.second.dump(), " set by '", prev->second.first, "' (a list is not merged): the two "
+              "mechanisms cannot be combined by name; where the hardware allows both, give the whole list with --set ",
+              path, "=...");
+      lists[path] = {parts[i], list};
+    }
     cfg.merge_patch(layer);
   }
   return cfg;

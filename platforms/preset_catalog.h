@@ -2,6 +2,10 @@
 //   * presets: JSON texts compiled in (name -> text); "base+overlay+..." merges them in order
 //     (JSON merge patch; a list is replaced by a later layer); "description" is not config;
 //     "sources" (where each number comes from) is documentation, not config either;
+//     "excludes" ({"overlay": "why"}) names the layers this one cannot be combined with: naming
+//     both is an error giving the reason, in either order; and a layer that would replace a list
+//     an earlier layer set (e.g. two overlays that each set mc.stages) is an error too, since the
+//     earlier mechanism would silently vanish;
 //   * the catalog --list prints: presets and overlays, memory-partition (and SM-side) stages,
 //     workloads.
 // The command line itself is platforms/run_options.h.

@@ -18,6 +18,7 @@ const RequestController::Params& checked(const RequestController::Params& p, uns
 RequestController::RequestController(sc_core::sc_module_name name, const Params& p, unsigned sectors)
     : sc_core::sc_module(name),
       p_(checked(p, sectors, this->name())),
+      critical_maps_(p.window_maps == "critical"),
       sectors_(sectors),
       all_(sectors >= 32 ? ~0u : (1u << sectors) - 1),
       ica_(sectors - 1),
@@ -40,11 +41,11 @@ void RequestController::attach(Cache& cache) {
   });
   cache.on_fill_complete([this](const Cache::SectorEvent& e) {
     ++replies_;
-    on_reply(e.map, e.inconsistent);
+    on_reply(critical_maps_ ? e.critical : e.map, e.inconsistent);
   });
   cache.on_sector_evict([this](const Cache::SectorEvent& e) {
     ++evictions_;
-    on_evict(e.map, e.inconsistent);
+    on_evict(critical_maps_ ? e.critical : e.map, e.inconsistent);
   });
 }
 

@@ -8,12 +8,21 @@
 //   * one ICA window per access size of 2..N sectors (64, 96, 128 B for 128 B lines): bit 1 =
 //     an inconsistent access (ICA), 0 = consistent (CA);
 //   * one FDR window: bit 1 = FDR (map 1111), 0 = PDR.
-// Inputs: (a) a global read reply, from Cache::on_fill_complete: the MSHR's map (every sector
-// fetched through it) and its consistency bit (set when a later request needed sectors outside
-// the present or pending map, an SM); (b) an L1 eviction, from Cache::on_sector_evict: the
-// line's valid map and its bit (set by an HI). Each input pushes FDR/PDR into the FDR window
-// and, when its map has k >= 2 sectors, its bit into the k-sector ICA window (32 B is never
-// ICA, 002 §2.2).
+// Inputs: (a) a global read reply, from Cache::on_fill_complete: the MSHR's map and its
+// consistency bit (set when a later request needed sectors outside the present or pending map,
+// an SM); (b) an L1 eviction, from Cache::on_sector_evict: the line's map and its bit (set by an
+// HI). Each input pushes FDR/PDR into the FDR window and, when its map has k >= 2 sectors, its
+// bit into the k-sector ICA window (32 B is never ICA, 002 §2.2).
+// Which map (window_maps): "critical" (default) = the sectors the requests needed (the MSHR's
+// requests' 4-bitmaps, 002 §3.3.1 "its 4-bitmap is stored in the allocated entry"; for an
+// eviction the sectors read while the line was cached); "fetched" = the sectors fetched through
+// the MSHR / valid in the line. The thesis names "the 4-bitmap in an MSHR or a cache block"
+// without saying whether a whole-line decision rewrites it. With fetched maps the FDR rule is
+// absorbing: once more than fdr_threshold of the window is whole lines, every miss fetches the
+// whole line, so every later reply and eviction is whole too and no miss is ever partial again
+// (traced on spmv, dpc8x8+dfman: the 512 first misses are row_ptr reads asking every sector, the
+// window fills with FDRs, and then all 436k misses fetch whole lines, rc.partial = 0). Critical
+// maps measure the kernel's own requests, which the decision does not change.
 // Request controller, per L1 read miss (Cache::set_fetch_map), in this order (Figure 4.5):
 //   1. FDR ratio (FDR bits / events in the window) > fdr_threshold -> whole line;
 //   2. an MSHR hit whose earlier requests lack the sectors (an SM miss) -> whole line;
@@ -29,11 +38,12 @@
 //     sector fetches the whole line (Decision::FullRequest, after steps 1 and 2);
 //   * a ratio over a window holding fewer than window_size events uses the events it holds;
 //     an empty window has ratio 0 (nothing seen yet: partial, as a PDR-minded start);
-//   * the ICA window fed by an eviction is the line's valid map size, by a reply the MSHR's
-//     map size; writes do not feed the windows (the cache does not report them).
+//   * the ICA window an input feeds is the size of its map (window_maps); writes do not feed
+//     the windows (the cache does not report them).
 #pragma once
 #include <cstdint>
 #include <deque>
+#include <string>
 #include <vector>
 
 #include <systemc>
@@ -50,8 +60,12 @@ class RequestController : public sc_core::sc_module {
     unsigned window_size = 16;    // events kept per window [count] (002 Table 5.1: 8, 16, 32)
     double ica_threshold = 0.5;   // ICA ratio at or under which a miss fetches partially (25/50/75%)
     double fdr_threshold = 0.9;   // FDR ratio over which every miss fetches the line (30/60/90%)
+    std::string window_maps = "critical";  // critical | fetched: the map a reply or eviction feeds in
     template <class F> static void describe(F&& f) {
       using S = Params;
+      GPUSC_PARAM_C(window_maps, "critical|fetched",
+                    "the map a reply or eviction feeds into the windows: critical = the sectors its requests "
+                    "needed; fetched = the sectors fetched (reply) or valid (eviction); not in 002");
       GPUSC_PARAM_R(window_size, 1, 4096, "events kept per window [count] (002 Table 5.1: 16; swept 8, 16, 32)");
       GPUSC_PARAM_R(ica_threshold, 0.0, 1.0,
                     "ICA ratio at or under which a miss fetches only its sectors [ratio] (002: 0.5; swept 0.25-0.75)");
@@ -84,6 +98,10 @@ class RequestController : public sc_core::sc_module {
   size_t fdr_events() const { return fdr_.size(); }
   size_t ica_events(unsigned sectors) const;
   const Params& params() const { return p_; }
+  uint64_t partial_decisions() const { return partial_.value(); }
+  uint64_t decisions() const {  // fetch maps chosen (every read miss the L1 asked about)
+    return full_fdr_.value() + full_sm_.value() + full_ica_.value() + full_request_.value() + partial_.value();
+  }
 
  private:
   void record(uint32_t map, bool inconsistent);
@@ -92,6 +110,7 @@ class RequestController : public sc_core::sc_module {
   const std::deque<bool>& ica_window(unsigned sectors) const;
 
   const Params p_;
+  const bool critical_maps_;  // window_maps == critical
   const unsigned sectors_;
   const uint32_t all_;
   std::deque<bool> fdr_;

@@ -277,7 +277,7 @@ Cache::Line& Cache::install(uint64_t line) {
   if (l.valid) {
     ++evictions_;
     for (const auto& f : evict_obs_) f(l.tag, l.dirty);
-    for (const auto& f : sector_evict_obs_) f(SectorEvent{l.tag, l.valid, l.inconsistent});
+    for (const auto& f : sector_evict_obs_) f(SectorEvent{l.tag, l.valid, l.inconsistent, l.touched});
     if (used_hist_) {
       *evicted_sectors_ += sector_count_;
       *evicted_used_ += popcount(l.touched);
@@ -573,7 +573,7 @@ void Cache::sector_fill(Payload& gp) {
   if (!m->pending) {  // every sector asked is back: no more fills; frees after its last answer
     m->filled = true;
     trace_.end("miss", line);
-    for (const auto& f : fill_done_obs_) f(SectorEvent{line, m->requested, m->inconsistent});
+    for (const auto& f : fill_done_obs_) f(SectorEvent{line, m->requested, m->inconsistent, m->touched});
   }
   if (!m->ready.empty()) {
     answering_ = m;

@@ -246,13 +246,15 @@ class Cache : public sc_core::sc_module, private Tickable {
   void set_fetch_map(std::function<uint32_t(const Payload& req, MissClass c, uint32_t missing)> f);
   // Sector observers (fetch_granularity = sector only; an error otherwise): one line's sector map
   // and consistency bit. on_fill_complete: called once per MSHR, at the reply that clears its
-  // pending map, with every sector fetched through it and its consistency bit (set by an SM).
-  // on_sector_evict: called per eviction (as on_evict), with the line's valid map and its
-  // consistency bit (set by an HI). Any number of listeners, called in order.
+  // pending map, with every sector fetched through it, the sectors its requests needed and its
+  // consistency bit (set by an SM). on_sector_evict: called per eviction (as on_evict), with the
+  // line's valid map, the sectors read while it was cached and its consistency bit (set by an
+  // HI). Any number of listeners, called in order.
   struct SectorEvent {
     uint64_t line;
-    uint32_t map;       // sectors (bit i = 32 B sector i)
+    uint32_t map;       // sectors fetched (fill) or valid (eviction) (bit i = 32 B sector i)
     bool inconsistent;  // a later request needed sectors outside the present or pending map
+    uint32_t critical;  // sectors the requests needed: the MSHR's requests (fill), read since installed (eviction)
   };
   void on_fill_complete(std::function<void(const SectorEvent&)> f);
   void on_sector_evict(std::function<void(const SectorEvent&)> f);

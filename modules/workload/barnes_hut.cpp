@@ -1,5 +1,7 @@
 #include "workload/barnes_hut.h"
 
+#include <cmath>
+
 #include "common/report.h"
 
 namespace gpusc {
@@ -9,6 +11,7 @@ struct BarnesHutWorkload::Data {
   std::vector<float> dq;
   float epssq = 0;
   unsigned threads_per_cta = 256;
+  bool values = false;  // the launch carries store values (enable_values)
   uint64_t posx, posy, posz, mass, child, sort, accx, accy, accz, velx, vely, velz;  // array bases
 };
 
@@ -84,6 +87,8 @@ class BarnesHutWarp final : public BufferedWarpStream {
     }
     // vel[i] += (acc_new - acc[i]) * dthf; acc[i] = acc_new, per dimension
     const uint64_t acc[3] = {d_->accx, d_->accy, d_->accz}, vel[3] = {d_->velx, d_->vely, d_->velz};
+    const float* acc_new[3] = {ax_, ay_, az_};
+    const bool v = d_->values;
     for (unsigned dim = 0; dim < 3; ++dim) {
       auto at = [&](uint64_t base) { return [&, base](unsigned l) { return base + 4 * uint64_t(body_[l]); }; };
       const uint32_t o = dim * kDimStep;
@@ -91,10 +96,13 @@ class BarnesHutWarp final : public BufferedWarpStream {
       load(kLdVel + o, 4, valid_, at(vel[dim]));
       compute(kSub + o, valid_);
       compute(kFma + o, valid_);
-      store(kStVel + o, 4, valid_, at(vel[dim]));
+      // vel and acc start at 0 (the values' choice): vel = 0 + (acc_new - 0) * dthf
+      store(kStVel + o, 4, valid_, at(vel[dim]), v,
+            [&](unsigned l) { return std::fma(acc_new[dim][l] - 0.0f, BarnesHutWorkload::kDthf, 0.0f); });
     }
     for (unsigned dim = 0; dim < 3; ++dim)
-      store(kStAcc + 0x10 * dim, 4, valid_, [&](unsigned l) { return acc[dim] + 4 * uint64_t(body_[l]); });
+      store(kStAcc + 0x10 * dim, 4, valid_, [&](unsigned l) { return acc[dim] + 4 * uint64_t(body_[l]); }, v,
+            [&](unsigned l) { return acc_new[dim][l]; });
     return false;
   }
 
@@ -132,6 +140,17 @@ class BarnesHutWarp final : public BufferedWarpStream {
       all_far = d2 >= d_->dq[depth_];
     }
     if (t.is_body(n) || all_far) {  // interact: tmp = rsqrtf(d2); tmp = mass[n] * tmp^3; acc += d * tmp
+      if (d_->values)
+        for (unsigned l = 0; l < kWarpSize; ++l) {
+          if (!((valid_ >> l) & 1u)) continue;
+          const float dx = t.posx[n] - px_[l], dy = t.posy[n] - py_[l], dz = t.posz[n] - pz_[l];
+          float tmp = dx * dx + (dy * dy + (dz * dz + d_->epssq));
+          tmp = 1.0f / std::sqrt(tmp);
+          tmp = t.mass[n] * tmp * tmp * tmp;
+          ax_[l] += dx * tmp;
+          ay_[l] += dy * tmp;
+          az_[l] += dz * tmp;
+        }
       compute(kRsqrt, valid_, kSfuCycles);
       load(kLdMass, 4, valid_, [&](unsigned) { return d_->mass + 4 * node; });
       compute(kMul1, valid_);
@@ -165,6 +184,7 @@ class BarnesHutWarp final : public BufferedWarpStream {
   uint32_t valid_, leader_;
   uint32_t body_[kWarpSize] = {};
   float px_[kWarpSize] = {}, py_[kWarpSize] = {}, pz_[kWarpSize] = {};
+  float ax_[kWarpSize] = {}, ay_[kWarpSize] = {}, az_[kWarpSize] = {};  // values: acc_new per lane
   int phase_ = 0;  // 0 prologue, 1 tree walk, 2 velocity/acceleration update, 3 done
   int depth_ = 0;
   unsigned pd_ = 0;
@@ -204,6 +224,14 @@ BarnesHutWorkload::BarnesHutWorkload(const Params& p, const Bodies& bodies) : Se
   d->velx = space_.allocate("velx", 4 * n);
   d->vely = space_.allocate("vely", 4 * n);
   d->velz = space_.allocate("velz", 4 * n);
+  const std::shared_ptr<const Data> c = d;
+  space_.set_contents("posx", AddressSpace::floats([c](uint64_t i) { return c->t.posx[i]; }));
+  space_.set_contents("posy", AddressSpace::floats([c](uint64_t i) { return c->t.posy[i]; }));
+  space_.set_contents("posz", AddressSpace::floats([c](uint64_t i) { return c->t.posz[i]; }));
+  space_.set_contents("mass", AddressSpace::floats([c](uint64_t i) { return c->t.mass[i]; }));
+  space_.set_contents("child", AddressSpace::words([c](uint64_t i) { return static_cast<uint32_t>(c->t.child[i]); }));
+  space_.set_contents("sort", AddressSpace::words([c](uint64_t i) { return c->t.sort[i]; }));
+  for (const char* a : {"accx", "accy", "accz", "velx", "vely", "velz"}) space_.set_contents(a, AddressSpace::zeros());
   d_ = std::move(d);
 }
 
@@ -211,6 +239,7 @@ const Octree& BarnesHutWorkload::tree() const { return d_->t; }
 const std::vector<float>& BarnesHutWorkload::dq() const { return d_->dq; }
 
 std::unique_ptr<Kernel> BarnesHutWorkload::launch(unsigned) {
+  d_->values = values_;
   return std::make_unique<KernelOf<BarnesHutWarp, Data>>(
       "barnes-hut.force", ctas_for(d_->t.nbodies, d_->threads_per_cta), d_->threads_per_cta, d_);
 }

@@ -29,6 +29,11 @@
 // footprint 4.2 MiB (8.4 x a 512 KB L2), 256 CTAs, ~144M warp instructions (the kernel is
 // compute-bound: 21% memory instructions, nearly all broadcasts of the tree's top levels).
 // size=small: 512 bodies in 32-thread CTAs (34 KiB, 16 CTAs, ~195k instructions).
+// Values (kernel.h): posx/posy/posz/mass, child (node ids, -1 empty) and sort hold the host-built
+// tree (octree.h); acc and vel start at 0 (the Plummer body set has no velocities here, and a
+// first step's acc is 0). Each lane accumulates its body's acc_new over the warp's interactions
+// in the kernel's float order (rsqrtf as 1 / sqrtf), and the stores carry
+// vel = 0 + (acc_new - 0) dthf (dthf = 0.5 x Lonestar's dtime 0.025) and acc = acc_new.
 #pragma once
 #include <memory>
 
@@ -61,18 +66,20 @@ class BarnesHutWorkload : public SequenceWorkload {
     }
   };
 
+  static constexpr float kDthf = 0.5f * 0.025f;  // half of Lonestar BH's dtime
   BarnesHutWorkload(const Params& p, uint64_t seed);  // a Plummer model of p.bodies bodies
   BarnesHutWorkload(const Params& p, const Bodies& bodies);  // given bodies (p.bodies is ignored)
   struct Data;  // what the streams share (defined in the .cpp)
   const Octree& tree() const;
   // dq[d]: squared distance from which a child of a depth-d cell (root: 0) is far enough.
   const std::vector<float>& dq() const;
+  bool has_values() const override { return true; }
 
  protected:
   std::unique_ptr<Kernel> launch(unsigned index) override;
 
  private:
-  std::shared_ptr<const Data> d_;
+  std::shared_ptr<Data> d_;
 };
 
 }  // namespace gpusc

@@ -15,11 +15,18 @@
 // compile PolyBench's `C[i*NJ+j] += ...` when it cannot prove that C does not alias A or B
 // (the value itself stays in a register: a store per step, no reload). alpha * a * b is an FMUL
 // and an FFMA (floating point does not let the compiler hoist alpha out of the sum).
-// Addresses do not depend on values, so no matrix data is generated.
+// Addresses do not depend on values. Values (kernel.h): with `values` set the warps compute the
+// running value of each output element as the GPU does, from a_at / b_at (and out_at, the
+// output's initial contents, for Init::Beta): acc = beta * out (or 0), then per k
+// acc = fma(alpha * a, b, acc) (FMUL, FFMA; without alpha fma(a, b, acc)), and every store
+// carries acc. naive_matmul_result() is the same computation on the host (a later launch that
+// reads this output takes its contents from it).
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "common/params.h"
 #include "workload/kernel.h"
@@ -47,8 +54,21 @@ struct NaiveMatmulSpec {
   bool alpha = false;                    // multiply every product by alpha (an extra FMUL)
   NaiveMatmulOptions opt;
   uint64_t a = 0, b = 0, out = 0;        // array bases (row-major floats)
+  // Values: element e of a (rows x inner), b (inner x cols) and out's initial contents (Beta).
+  bool values = false;
+  std::function<float(uint64_t)> a_at, b_at, out_at;
+  float alpha_value = 1.0f, beta_value = 1.0f;
 };
 
 std::unique_ptr<Kernel> make_naive_matmul_kernel(const NaiveMatmulSpec& spec);
+// The output the kernel stores (rows x cols, row-major), computed as its threads do; needs
+// a_at, b_at (and out_at for Init::Beta).
+std::vector<float> naive_matmul_result(const NaiveMatmulSpec& spec);
+
+// PolyBench's init_array form for the naive products' inputs: element (i, j) of an array with
+// `cols` columns is (i * (j + shift)) / n, in float.
+std::function<float(uint64_t)> polybench_init(uint64_t cols, unsigned shift, unsigned n);
+// alpha and beta of PolyBench/GPU's gemm.cu, which the gemm, 2mm and 3mm models use.
+constexpr float kPolybenchAlpha = 32412.0f, kPolybenchBeta = 2123.0f;
 
 }  // namespace gpusc

@@ -8,6 +8,10 @@
 // Default: ni = nj = nk = nl = 512 (PolyBench/GPU's 3MM size; its 2MM uses 2048, 64 times the
 // work): footprint 5 MiB (10 x a 512 KB L2), 1024 CTAs per launch, ~38M warp instructions.
 // size=small: 96 everywhere (180 KiB, 36 CTAs per launch, ~250k instructions).
+// Values (kernel.h): PolyBench/GPU 2mm's init_array, A[i][k] = i k / ni, B[k][j] = k (j + 1) / nj,
+// C[j][l] = j (l + 3) / nl, D[i][l] = i (l + 2) / nk (floats), tmp 0; alpha and beta of its gemm
+// (32412, 2123: the choice, since this model keeps alpha and beta); the stores carry what the
+// threads compute (naive_matmul.h), kernel 2 from kernel 1's tmp (host-computed).
 #pragma once
 #include "common/params.h"
 #include "workload/grid_kernel.h"
@@ -39,6 +43,7 @@ class Polybench2mmWorkload : public SequenceWorkload {
   };
 
   explicit Polybench2mmWorkload(const Params& p);
+  bool has_values() const override { return true; }
 
  protected:
   std::unique_ptr<Kernel> launch(unsigned index) override;
@@ -46,6 +51,8 @@ class Polybench2mmWorkload : public SequenceWorkload {
  private:
   Params p_;
   uint64_t a_ = 0, b_ = 0, tmp_ = 0, c_ = 0, d_ = 0;
+  std::function<float(uint64_t)> a_at_, b_at_, c_at_, d_at_;  // initial contents
+  std::shared_ptr<const std::vector<float>> tmp_val_;         // kernel 1's result (values on)
 };
 
 }  // namespace gpusc

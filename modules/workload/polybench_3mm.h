@@ -8,6 +8,9 @@
 // Default: ni = nj = nk = nl = nm = 512 (PolyBench/GPU's size): footprint 7 MiB (14 x a 512 KB
 // L2), 1024 CTAs per launch, ~50M warp instructions. size=small: 96 everywhere (252 KiB, 36
 // CTAs per launch, ~330k instructions).
+// Values (kernel.h): PolyBench/GPU 3mm's init_array, A[i][k] = i k / ni, B[k][j] = k (j + 1) / nj,
+// C[j][m] = j (m + 3) / nl, D[m][l] = m (l + 2) / nk (floats), E, F, G 0; the stores carry what
+// the threads compute (naive_matmul.h), kernel 3 from kernels 1 and 2's E and F (host-computed).
 #pragma once
 #include "common/params.h"
 #include "workload/grid_kernel.h"
@@ -41,6 +44,7 @@ class Polybench3mmWorkload : public SequenceWorkload {
   };
 
   explicit Polybench3mmWorkload(const Params& p);
+  bool has_values() const override { return true; }
 
  protected:
   std::unique_ptr<Kernel> launch(unsigned index) override;
@@ -48,6 +52,8 @@ class Polybench3mmWorkload : public SequenceWorkload {
  private:
   Params p_;
   uint64_t a_ = 0, b_ = 0, c_ = 0, d_ = 0, e_ = 0, f_ = 0, g_ = 0;
+  std::function<float(uint64_t)> a_at_, b_at_, c_at_, d_at_;  // initial contents of the inputs
+  std::shared_ptr<const std::vector<float>> e_val_, f_val_;   // kernels 1 and 2's results (values on)
 };
 
 }  // namespace gpusc

@@ -7,6 +7,9 @@
 // Default: 640 x 640 x 640 (PolyBench/GPU: 512^3 = 3 MiB, 6 x the L2; 640 is the next step of
 // 128 past 8 x): footprint 4.7 MiB (9.4 x a 512 KB L2), 1600 CTAs, ~41M warp instructions.
 // size=small: 128^3 (192 KiB, 64 CTAs, ~330k instructions).
+// Values (kernel.h): PolyBench/GPU gemm's init_array, A[i][k] = i k / ni, B[k][j] = k j / ni,
+// C[i][j] = i j / ni (floats), alpha = 32412, beta = 2123; the store carries C as the threads
+// compute it (naive_matmul.h).
 #pragma once
 #include "common/params.h"
 #include "workload/grid_kernel.h"
@@ -36,6 +39,7 @@ class PolybenchGemmWorkload : public SequenceWorkload {
   };
 
   explicit PolybenchGemmWorkload(const Params& p);
+  bool has_values() const override { return true; }
 
  protected:
   std::unique_ptr<Kernel> launch(unsigned index) override;
@@ -43,6 +47,7 @@ class PolybenchGemmWorkload : public SequenceWorkload {
  private:
   Params p_;
   uint64_t a_ = 0, b_ = 0, c_ = 0;
+  std::function<float(uint64_t)> a_at_, b_at_, c_at_;  // initial contents of A, B, C
 };
 
 }  // namespace gpusc

@@ -20,6 +20,7 @@
 #include "workload/spmv.h"
 #include "workload/stencil2d.h"
 #include "workload/stream_triad.h"
+#include "workload/string_match.h"
 #include "workload/trace_workload.h"
 #include "workload/transpose.h"
 
@@ -118,6 +119,8 @@ const std::vector<Entry>& table() {
           "5-point thermal stencil, one launch per time step (Rodinia hotspot)"),
       entry<StreamTriadWorkload, Input::None>("stream",
           "STREAM triad a = b + q c, one thread per element (BabelStream triad_kernel)"),
+      entry<StringMatchWorkload, Input::Seeded>("string-match",
+          "keyword search in every line of a generated text, one thread per line (Mars StringMatch map)"),
       entry<TransposeWorkload, Input::None>("transpose",
           "out = in^T, the naive kernel (CUDA SDK transposeNaive)"),
   };

@@ -1,7 +1,8 @@
 // Presets of the mesh GPU: JSON configs compiled into the binary from platforms/mesh_gpu/presets/.
 // A preset name may add overlays with '+': "ics8x8+pcu+xy-yx" merges ics8x8.json, then pcu.json,
 // then xy-yx.json (JSON merge patch), so every paper configuration is one name. A list (such as
-// mc.stages) is replaced, not appended to, by a later layer. Also the catalog mesh_gpu --list
+// mc.stages) is replaced, not appended to, by a later layer, so a layer replacing another's
+// different list is an error, as is a pair one layer "excludes" (platforms/preset_catalog.h). Also the catalog mesh_gpu --list
 // prints: presets, overlays, memory-partition stages and workloads with one line about each.
 #pragma once
 #include <map>

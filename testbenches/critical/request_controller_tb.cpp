@@ -87,7 +87,7 @@ TEST_CASE("RequestController: thresholds and window size are parameters", "[crit
   CHECK(b.decide(0x3, MC::First) == D::Partial);
 }
 
-TEST_CASE("RequestController: attached to a sector-fetch L1 it chooses each fetch map from the L1's replies and evictions",
+TEST_CASE("RequestController: attached to a sector-fetch L1 it chooses each fetch map from the L1's replies and evictions (fetched maps)",
           "[critical][controller][cache]") {
   Cache::Params cp;  // one line: B's fill evicts A, C's evicts B
   cp.sets = 1;
@@ -97,6 +97,7 @@ TEST_CASE("RequestController: attached to a sector-fetch L1 it chooses each fetc
   Bench b("b", cp, /*mem_latency=*/10);
   RequestController::Params p;
   p.window_size = 4;
+  p.window_maps = "fetched";  // the windows see the maps fetched (replies) and valid (evictions)
   RequestController rc("rc", p);
   rc.attach(b.cache);
   b.read(10, 0x000, 1, 0x1);  // A FM, windows empty: partial 0001; complete at 22: FDR [0]
@@ -131,6 +132,44 @@ TEST_CASE("RequestController: attached to a sector-fetch L1 it chooses each fetc
   CHECK(invariant_failures().empty());
 }
 
+TEST_CASE("RequestController: with critical maps (the default) the windows see the sectors the requests needed",
+          "[critical][controller][cache]") {
+  // The script of the case above; the fetch maps are the same, the windows are not: a whole-line
+  // fetch or a line read in two sectors feeds the sectors its requests needed.
+  Cache::Params cp;
+  cp.sets = 1;
+  cp.ways = 1;
+  cp.sectored = true;
+  cp.fetch_granularity = "sector";
+  Bench b("b", cp, /*mem_latency=*/10);
+  RequestController::Params p;
+  p.window_size = 4;
+  RequestController rc("rc", p);
+  REQUIRE(rc.params().window_maps == "critical");
+  rc.attach(b.cache);
+  b.read(10, 0x000, 1, 0x1);  // A FM: partial 0001; complete: needed 0001: FDR [0]
+  b.read(40, 0x000, 2, 0x2);  // A HI: partial 0010; complete: needed 0010: FDR [0 0]; A inconsistent
+  b.read(60, 0x080, 3, 0x1);  // B FM: partial 0001; its fill evicts A (read 0011, ICA): FDR [0 0 0], 64 B [1]
+  b.read(61, 0x080, 4, 0x2);  // B SM: 1110; complete: fetched 1111 but needed 0011, SM: FDR [0 0 0 0], 64 B [1 1]
+  b.read(100, 0x100, 5, 0x3); // C FM: 64 B window 1.0 > 0.5: whole line 1111; its fill evicts B (read 0011,
+                              //   consistent): 64 B [1 1 0]; C complete, needed 0011: 64 B [1 1 0 0]
+  b.run_to(300);
+  const auto& m = b.mem.log();
+  REQUIRE(m.size() == 5);
+  const uint32_t maps[] = {0x1, 0x2, 0x1, 0xe, 0xf};
+  for (size_t i = 0; i < 5; ++i) {
+    INFO("fetch " << i);
+    CHECK(m[i].ext.sector_mask == maps[i]);
+  }
+  CHECK(rc.fdr_ratio() == 0.0);  // the fetched-map case has 0.75 here
+  CHECK(rc.fdr_events() == 4);
+  CHECK(rc.ica_ratio(2) == 0.5);
+  CHECK(rc.ica_events(2) == 4);
+  CHECK(rc.ica_events(4) == 0);
+  CHECK(rc.decide(0x1, MC::First) == D::Partial);
+  CHECK(invariant_failures().empty());
+}
+
 TEST_CASE("RequestController: attaching to a line cache or to other sectors per line is an error",
           "[critical][controller][config]") {
   ClockDomain clk("clk", 1000.0);
@@ -147,5 +186,8 @@ TEST_CASE("RequestController: attaching to a line cache or to other sectors per 
   RequestController::Params bad;
   bad.window_size = 0;
   REQUIRE_THROWS_WITH(RequestController("rc2", bad), Contains("rc2.window_size"));
+  RequestController::Params maps;
+  maps.window_maps = "valid";
+  REQUIRE_THROWS_WITH(RequestController("rc4", maps), Contains("rc4.window_maps"));
   REQUIRE_THROWS_WITH(RequestController("rc3", RequestController::Params{}, 1), Contains("rc3") && Contains("2..32"));
 }

@@ -238,6 +238,28 @@ TEST_CASE("Cache sector fetch: consistency bits reach the fill-complete and sect
   CHECK(invariant_failures().empty());
 }
 
+TEST_CASE("Cache sector fetch: the observers get the sectors the requests needed next to the map",
+          "[cache][sector][hooks]") {
+  Cache::Params p = sector_params();
+  p.sets = 1;
+  p.ways = 1;
+  Bench b("b", p, /*mem_latency=*/10);
+  b.cache.set_fetch_map([&](const Cache::Payload&, Cache::MissClass, uint32_t) { return b.cache.all_sectors(); });
+  std::vector<std::tuple<uint64_t, uint32_t, uint32_t>> fills, evictions;  // line, map, critical
+  b.cache.on_fill_complete([&](const Cache::SectorEvent& e) { fills.emplace_back(e.line, e.map, e.critical); });
+  b.cache.on_sector_evict([&](const Cache::SectorEvent& e) { evictions.emplace_back(e.line, e.map, e.critical); });
+  b.read(10, 0x000, 1, 0x1);   // FM, whole line fetched; needed 0001
+  b.read(40, 0x000, 2, 0x4);   // hit: the line has been read in 0101
+  b.read(60, 0x080, 3, 0x2);   // FM, whole line; its fill evicts line 0 (valid 1111, read 0101)
+  b.read(61, 0x080, 4, 0x8);   // merges into the MSHR (1111 pending): needed 1010
+  b.run_to(200);
+  using T = std::tuple<uint64_t, uint32_t, uint32_t>;
+  CHECK(fills == std::vector<T>{{0x000, 0xf, 0x1}, {0x080, 0xf, 0xa}});
+  CHECK(evictions == std::vector<T>{{0x000, 0xf, 0x5}});
+  CHECK(b.replies().size() == 4);
+  CHECK(invariant_failures().empty());
+}
+
 TEST_CASE("Cache sector stats: the fraction of each block read before eviction, scripted", "[cache][sector][stats]") {
   // One set of 2 ways. Lines A, B, C, D, E = 0x000, 0x080, 0x100, 0x180, 0x200.
   //   A 0001 (miss), A 0010, B 1111, C 0001 (evicts A: 2 sectors read), D 0100 (evicts B: 4),

@@ -69,7 +69,7 @@ MessageLog::MessageLog(MeshGpu& gpu)
     injected_.push_back(InjectedMsg{node, e->kind, e->is_reply, gp.get_data_length(),
                                     e->dests.empty() ? DestSet::single(e->dst) : e->dests,
                                     e->is_reply ? e->t_reply_inject - e->t_mem_accept : sc_core::SC_ZERO_TIME,
-                                    gp.get_address()});
+                                    gp.get_address(), e->sector_mask});
   };
   gpu.set_observers(std::move(o));
 }

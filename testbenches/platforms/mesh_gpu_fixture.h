@@ -36,6 +36,7 @@ struct InjectedMsg {
   DestSet dests;       // destinations the NI routes to (dests, or {dst} for unicast)
   sc_core::sc_time in_memory;  // replies: MC took the request (t_mem_accept) to this injection
   uint64_t address;            // payload address
+  uint32_t sector_mask;        // MemExt::sector_mask (requests: the sectors asked; 0 = the whole line)
 };
 
 class MessageLog {

@@ -31,6 +31,7 @@ json small_params(const std::string& name) {
   if (name == "stencil2d") return {{"rows", 20}, {"cols", 40}, {"iterations", 2}};
   if (name == "stream") return {{"elements", 1000}, {"threads_per_cta", 96}};
   if (name == "transpose") return {{"width", 40}, {"height", 33}, {"block_x", 16}, {"block_y", 16}};
+  if (name == "string-match") return {{"bytes", 3000}, {"keyword", "the"}, {"threads_per_cta", 64}};
   FAIL("no small params for " << name);
   return {};
 }
@@ -43,11 +44,11 @@ std::vector<std::vector<Stream>> run(Workload& w) {
 }
 }  // namespace
 
-TEST_CASE("factory knows the eighteen kernels and names them in the unknown-name error") {
+TEST_CASE("factory knows the nineteen kernels and names them in the unknown-name error") {
   const auto names = workload_names();
   REQUIRE(names == std::vector<std::string>{"2mm", "3mm", "atax", "barnes-hut", "bfs", "bicg", "cfd", "comd", "conv2d",
                                             "gemm", "histogram", "kmeans", "pagerank", "polybench-gemm", "spmv",
-                                            "stencil2d", "stream", "transpose"});
+                                            "stencil2d", "stream", "string-match", "transpose"});
   REQUIRE(std::is_sorted(names.begin(), names.end()));
   REQUIRE_THROWS_WITH(make_workload("fft", json::object(), 1),
                       Contains("unknown workload 'fft'") && Contains("2mm, 3mm, atax, barnes-hut, bfs, bicg"));

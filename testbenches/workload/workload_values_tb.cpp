@@ -2,6 +2,7 @@
 // at their addresses (AddressSpace contents sourcing a BackingStore), its stores carry the values
 // the algorithm computes, and a platform whose stage needs values refuses a workload without.
 // Expected values are worked out by hand for tiny inputs.
+#include <cmath>
 #include <cstring>
 #include <map>
 #include <memory>
@@ -13,9 +14,11 @@
 #include "mem/backing_store.h"
 #include "platforms/mesh_gpu/mesh_gpu.h"
 #include "platforms/mesh_gpu/presets.h"
+#include "workload/barnes_hut.h"
 #include "workload/bfs.h"
 #include "workload/spmv.h"
 #include "workload/transpose.h"
+#include "workload/workload_factory.h"
 
 using namespace gpusc;
 using Catch::Matchers::Contains;
@@ -184,4 +187,118 @@ TEST_CASE("values: a data-filter platform on a workload without values is a clea
   apply_override(cfg, "mc.stages=[\"data_filter\"]");
   const auto p = params_from_json<MeshGpu::Params>(cfg, "");
   CHECK_THROWS_WITH(MeshGpu("gpu", p, w), Contains("has_values() is false") && Contains("no_values"));
+}
+
+namespace {
+// Every store of every launch of w, in launch order (values on).
+std::vector<std::map<uint64_t, uint32_t>> all_stores(Workload& w) {
+  w.enable_values();
+  std::vector<std::map<uint64_t, uint32_t>> out;
+  while (auto k = w.next_kernel()) out.push_back(stores_of(*k));
+  return out;
+}
+}  // namespace
+
+// The naive products on 2 x 2 matrices: PolyBench's init forms, alpha = 32412, beta = 2123.
+// Every operand and sum below is exact in float, so the expected values are the hand results.
+TEST_CASE("values: polybench-gemm stores C = alpha A B + beta C, by hand on 2 x 2", "[values][polybench]") {
+  auto w = make_workload("polybench-gemm", {{"ni", 2}, {"nj", 2}, {"nk", 2}}, 1);
+  REQUIRE(w->has_values());
+  const BackingStore s = store_of(*w);
+  const uint64_t a = w->address_space().base("A"), c = w->address_space().base("C");
+  CHECK(float_at(s, a + 12) == 0.5f);  // A[1][1] = 1 * 1 / 2
+  CHECK(float_at(s, c + 12) == 0.5f);  // C[1][1]
+  const auto st = all_stores(*w);
+  REQUIRE(st.size() == 1);
+  REQUIRE(st[0].size() == 4);
+  // C[1][1] = 2123 * 0.5 + 32412 * A[1][0] B[0][1] + 32412 * A[1][1] B[1][1] = 1061.5 + 0 + 8103
+  CHECK(as_float(st[0].at(c + 12)) == 9164.5f);
+  CHECK(as_float(st[0].at(c + 0)) == 0.0f);
+  CHECK(as_float(st[0].at(c + 4)) == 0.0f);  // row 0 of A and C is 0
+  CHECK(as_float(st[0].at(c + 8)) == 0.0f);  // column 0 of B and C is 0
+}
+
+TEST_CASE("values: 2mm's second launch reads the tmp its first one stored, by hand on 2 x 2", "[values][polybench]") {
+  auto w = make_workload("2mm", {{"ni", 2}, {"nj", 2}, {"nk", 2}, {"nl", 2}}, 1);
+  REQUIRE(w->has_values());
+  const uint64_t tmp = w->address_space().base("tmp"), d = w->address_space().base("D");
+  const auto st = all_stores(*w);
+  REQUIRE(st.size() == 2);
+  // tmp = alpha A B: A[1][1] = 0.5, B[1][j] = (j + 1) / 2: tmp[1][0] = 32412 * 0.5 * 0.5, tmp[1][1] = 32412 * 0.5
+  CHECK(as_float(st[0].at(tmp + 8)) == 8103.0f);
+  CHECK(as_float(st[0].at(tmp + 12)) == 16206.0f);
+  CHECK(as_float(st[0].at(tmp + 0)) == 0.0f);
+  // D = beta D + tmp C: D[1][l] = (l + 2) / 2, C[1][l] = (l + 3) / 2, C[0][l] = 0
+  CHECK(as_float(st[1].at(d + 8)) == 2123.0f * 1.0f + 16206.0f * 1.5f);   // 26432
+  CHECK(as_float(st[1].at(d + 12)) == 2123.0f * 1.5f + 16206.0f * 2.0f);  // 35596.5
+  CHECK(as_float(st[1].at(d + 0)) == 0.0f);
+}
+
+TEST_CASE("values: 3mm's third launch multiplies the E and F the first two stored, by hand on 2 x 2",
+          "[values][polybench]") {
+  auto w = make_workload("3mm", {{"ni", 2}, {"nj", 2}, {"nk", 2}, {"nl", 2}, {"nm", 2}}, 1);
+  REQUIRE(w->has_values());
+  const AddressSpace& sp = w->address_space();
+  const uint64_t e = sp.base("E"), f = sp.base("F"), g = sp.base("G");
+  const auto st = all_stores(*w);
+  REQUIRE(st.size() == 3);
+  CHECK(as_float(st[0].at(e + 8)) == 0.25f);  // E[1][0] = A[1][1] B[1][0] = 0.5 * 0.5
+  CHECK(as_float(st[0].at(e + 12)) == 0.5f);  // E[1][1] = 0.5 * 1
+  CHECK(as_float(st[1].at(f + 8)) == 2.0f);   // F[1][0] = C[1][1] D[1][0] = 2 * 1
+  CHECK(as_float(st[1].at(f + 12)) == 3.0f);  // F[1][1] = 2 * 1.5
+  CHECK(as_float(st[2].at(g + 8)) == 1.0f);   // G[1][0] = E[1][1] F[1][0] = 0.5 * 2
+  CHECK(as_float(st[2].at(g + 12)) == 1.5f);  // G[1][1] = 0.5 * 3
+  CHECK(as_float(st[2].at(g + 0)) == 0.0f);
+}
+
+TEST_CASE("values: polybench-gemm with accumulate_in_memory stores each running sum, the last one the result",
+          "[values][polybench]") {
+  auto w = make_workload("polybench-gemm", {{"ni", 2}, {"nj", 2}, {"nk", 2}, {"accumulate_in_memory", true}}, 1);
+  w->enable_values();
+  auto k = w->next_kernel();
+  const uint64_t c = w->address_space().base("C");
+  std::vector<float> c11;  // every value stored to C[1][1], in order
+  for (unsigned cta = 0; cta < k->num_ctas(); ++cta)
+    for (unsigned wp = 0; wp < k->warps_per_cta(); ++wp) {
+      auto s = k->warp(cta, wp);
+      WarpInstr in;
+      while (s->next(in))
+        if (in.op == WarpInstr::Op::Store)
+          for (unsigned l = 0; l < kWarpSize; ++l)
+            if (in.lane_active(l) && in.addr[l] == c + 12) c11.push_back(as_float(in.data[l]));
+    }
+  // beta C = 1061.5, + 32412 * 0 * 0.5, + 32412 * 0.5 * 0.5
+  CHECK(c11 == std::vector<float>{1061.5f, 1061.5f, 9164.5f});
+}
+
+TEST_CASE("values: barnes-hut holds the tree and stores each body's acceleration and velocity (two bodies)",
+          "[values][barnes-hut]") {
+  // Two bodies of mass 0.5 at x = -1 and x = +1: each feels the other at dx = +-2 (its own
+  // interaction has dx = 0 and adds nothing). Lonestar: tmp = rsqrtf(dx^2 + eps^2) ; tmp = m tmp^3 ;
+  // ax += dx tmp; vel += (ax - 0) dthf.
+  Bodies b;
+  b.x = {-1.0f, 1.0f};
+  b.y = b.z = {0.0f, 0.0f};
+  b.mass = {0.5f, 0.5f};
+  BarnesHutWorkload::Params p;
+  BarnesHutWorkload w(p, b);
+  REQUIRE(w.has_values());
+  const BackingStore s = store_of(w);
+  const AddressSpace& sp = w.address_space();
+  const Octree& t = w.tree();
+  CHECK(float_at(s, sp.base("posx") + 4) == 1.0f);
+  CHECK(float_at(s, sp.base("mass") + 4 * t.root()) == 1.0f);  // the root cell: total mass
+  CHECK(word_at(s, sp.base("child") + 4 * t.child_slot(t.root(), 0)) == uint32_t(t.child_of(t.root(), 0)));
+  CHECK(word_at(s, sp.base("child") + 4 * t.child_slot(t.root(), 2)) == 0xffffffffu);  // -1: empty
+  const float eps2 = float(p.epsilon * p.epsilon);
+  float tmp = 1.0f / std::sqrt(2.0f * 2.0f + (0.0f + (0.0f + eps2)));
+  tmp = 0.5f * tmp * tmp * tmp;
+  const float ax0 = 2.0f * tmp;  // body 0 is pulled towards +x
+  const auto st = all_stores(w);
+  REQUIRE(st.size() == 1);
+  CHECK(as_float(st[0].at(sp.base("accx"))) == ax0);
+  CHECK(as_float(st[0].at(sp.base("accx") + 4)) == -ax0);
+  CHECK(as_float(st[0].at(sp.base("accy"))) == 0.0f);
+  CHECK(as_float(st[0].at(sp.base("velx"))) == ax0 * BarnesHutWorkload::kDthf);
+  CHECK(as_float(st[0].at(sp.base("velx") + 4)) == -ax0 * BarnesHutWorkload::kDthf);
 }
