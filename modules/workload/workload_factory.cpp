@@ -33,11 +33,13 @@ struct Entry {
   std::function<std::unique_ptr<Workload>(const json& params, uint64_t seed)> make;
   std::function<json(const json& params)> effective;
   std::function<json()> doc;
+  bool generated = true;  // makes its own input (false: replays files the user gives)
 };
 
 // Graph kernels take the graph or matrix described by their GraphInputParams; Seeded kernels
 // generate their data from the seed; the others have data-independent addresses.
-enum class Input { Graph, Seeded, None };
+// Files: the workload replays files named by its parameters (a trace) and has no input of its own.
+enum class Input { Graph, Seeded, None, Files };
 
 const FieldInfo kSizeField{"size", "input size preset: default (footprint well past a 512 KB L2) or small (tests, demos); "
                                    "the other keys override the preset's values", false, 0, 0, "default|small"};
@@ -67,6 +69,7 @@ template <class W, Input I> Entry entry(const std::string& name, const std::stri
     else if constexpr (I == Input::Seeded) return std::make_unique<W>(p, seed);
     else return std::make_unique<W>(p);
   };
+  e.generated = I != Input::Files;
   e.effective = [name](const json& j) {
     json out = params_to_json(resolve<P>(j, name));
     out["size"] = j.is_object() && j.contains("size") ? j.at("size") : json("default");
@@ -87,7 +90,7 @@ const std::vector<Entry>& table() {
           "D = beta D + alpha A B C, two naive launches (PolyBench/GPU 2MM)"),
       entry<Polybench3mmWorkload, Input::None>("3mm",
           "G = (A B)(C D), three naive launches (PolyBench/GPU 3MM)"),
-      entry<TraceWorkload, Input::None>("accel-sim",
+      entry<TraceWorkload, Input::Files>("accel-sim",
           "an Accel-Sim trace folder (kernelslist.g + kernel-*.traceg[.xz]); params.dir or --trace-dir"),
       entry<AtaxWorkload, Input::None>("atax",
           "y = A^T (A x), two launches (PolyBench/GPU ATAX)"),
@@ -139,6 +142,13 @@ const Entry& find(const std::string& name) {
 
 std::unique_ptr<Workload> make_workload(const std::string& name, const json& params, uint64_t seed) {
   return find(name).make(params, seed);
+}
+
+std::vector<std::string> kernel_model_names() {
+  std::vector<std::string> v;
+  for (const auto& e : table())
+    if (e.generated) v.emplace_back(e.name);
+  return v;
 }
 
 std::vector<std::string> workload_names() {

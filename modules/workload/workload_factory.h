@@ -24,6 +24,9 @@ std::unique_ptr<Workload> make_workload(const std::string& name, const json& par
 
 // Known workload names, sorted.
 std::vector<std::string> workload_names();
+// The kernel models among them: the workloads that make their own input (every one but
+// accel-sim, which replays the trace folder it is given), sorted.
+std::vector<std::string> kernel_model_names();
 // The effective parameters (the size preset overridden by `params`, plus "size"), for the run's
 // output.
 json workload_effective_params(const std::string& name, const json& params);

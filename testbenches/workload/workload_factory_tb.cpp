@@ -44,14 +44,17 @@ std::vector<std::vector<Stream>> run(Workload& w) {
 }
 }  // namespace
 
-TEST_CASE("factory knows the nineteen kernels and names them in the unknown-name error") {
-  const auto names = workload_names();
+TEST_CASE("factory knows the nineteen kernels and the trace replay, and names them in the unknown-name error") {
+  auto all = workload_names();
+  REQUIRE(std::find(all.begin(), all.end(), "accel-sim") != all.end());
+  REQUIRE(all.size() == kernel_model_names().size() + 1);
+  const auto names = kernel_model_names();
   REQUIRE(names == std::vector<std::string>{"2mm", "3mm", "atax", "barnes-hut", "bfs", "bicg", "cfd", "comd", "conv2d",
                                             "gemm", "histogram", "kmeans", "pagerank", "polybench-gemm", "spmv",
                                             "stencil2d", "stream", "string-match", "transpose"});
   REQUIRE(std::is_sorted(names.begin(), names.end()));
   REQUIRE_THROWS_WITH(make_workload("fft", json::object(), 1),
-                      Contains("unknown workload 'fft'") && Contains("2mm, 3mm, atax, barnes-hut, bfs, bicg"));
+                      Contains("unknown workload 'fft'") && Contains("2mm, 3mm, accel-sim, atax, barnes-hut, bfs, bicg"));
   REQUIRE_THROWS_WITH(make_workload("gemm", {{"tiles", 8}}, 1),
                       Contains("unknown parameter 'gemm.tiles'") && Contains("tile"));
   REQUIRE_THROWS_WITH(make_workload("gemm", {{"tile", 64}}, 1), Contains("'gemm.tile' = 64 is out of range"));
@@ -76,7 +79,7 @@ TEST_CASE("factory: effective parameters and parameter docs") {
 }
 
 TEST_CASE("every workload keeps the stream invariants on small inputs") {
-  for (const auto& name : workload_names()) {
+  for (const auto& name : kernel_model_names()) {
     INFO(name);
     auto w = make_workload(name, small_params(name), 7);
     REQUIRE(w->name() == name);
@@ -93,7 +96,7 @@ TEST_CASE("every workload keeps the stream invariants on small inputs") {
 }
 
 TEST_CASE("same seed gives identical streams, a different seed a different R-MAT graph or body set") {
-  for (const auto& name : workload_names()) {
+  for (const auto& name : kernel_model_names()) {
     INFO(name);
     auto a = make_workload(name, small_params(name), 99);
     auto b = make_workload(name, small_params(name), 99);
@@ -116,7 +119,7 @@ TEST_CASE("same seed gives identical streams, a different seed a different R-MAT
 }
 
 TEST_CASE("streams are lazy and order-independent: one warp alone equals all warps interleaved") {
-  for (const auto& name : workload_names()) {
+  for (const auto& name : kernel_model_names()) {
     INFO(name);
     auto w = make_workload(name, small_params(name), 5);
     auto fresh = make_workload(name, small_params(name), 5);  // for warps pulled with no others
@@ -181,7 +184,7 @@ TEST_CASE("graph kernels read their input from a Matrix Market or edge-list file
 }
 
 TEST_CASE("size=small keeps every workload within a few hundred thousand warp instructions") {
-  for (const auto& name : workload_names()) {
+  for (const auto& name : kernel_model_names()) {
     INFO(name);
     auto w = make_workload(name, {{"size", "small"}}, 1);
     uint64_t instrs = 0, mem = 0;
@@ -203,7 +206,7 @@ TEST_CASE("size=small keeps every workload within a few hundred thousand warp in
 
 TEST_CASE("default inputs have footprints of at least 8 x a 512 KB L2, small ones smaller") {
   constexpr uint64_t kL2 = 512 * 1024;  // paper 001: 8 MCs x 64 KB
-  for (const auto& name : workload_names()) {
+  for (const auto& name : kernel_model_names()) {
     INFO(name);
     const uint64_t big = make_workload(name, json::object(), 1)->address_space().bytes();
     const uint64_t small = make_workload(name, {{"size", "small"}}, 1)->address_space().bytes();
