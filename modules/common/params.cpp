@@ -29,7 +29,7 @@ void check_choice(const std::string& key, const std::string& v, const FieldInfo&
 json parse_json(const std::string& text, const std::string& what) {
   try {
     return json::parse(text);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // parse_error, and out_of_range for a number too large for a double
     error("gpusc.params", "malformed JSON in ", what, ": ", e.what());
   }
 }

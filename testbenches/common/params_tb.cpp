@@ -353,3 +353,13 @@ TEST_CASE("Params: a --set value with bytes that are not UTF-8 gives the field's
   CHECK_THROWS_WITH(params_from_json<TestParams>(cfg, "q"), Catch::Contains("q.depth") && Catch::Contains("\xEF\xBF\xBD"));
   CHECK(json_text(cfg) == "{\"depth\":\"0H\xEF\xBF\xBDH\"}");
 }
+
+TEST_CASE("Params: a JSON number too large for a double is malformed JSON, not an uncaught exception") {
+  // Found by scripts/fuzz (fuzz/corpus/config/crash-5036...): nlohmann throws out_of_range for
+  // '1e999', which parse_json did not catch.
+  CHECK_THROWS_WITH(parse_json("{\"depth\": 551.1e111111110}", "the test text"),
+                    Catch::Contains("malformed JSON in the test text") && Catch::Contains("number overflow"));
+  json cfg = json::object();
+  apply_override(cfg, "depth=1e999");  // not JSON: taken as the string, refused by the field's type
+  CHECK_THROWS_WITH(params_from_json<TestParams>(cfg, "q"), Catch::Contains("q.depth"));
+}
