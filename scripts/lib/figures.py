@@ -31,7 +31,7 @@ def normalized_bars(labels, series, ylabel, title, out, formats=("png", "pdf")):
     geo = {name: geomean(v) for name, v in series.items()}
     n = len(labels) + 1
     width = 0.8 / max(1, len(series))
-    fig, ax = plt.subplots(figsize=(max(6, 0.5 * n * max(1, len(series)) + 2), 4))
+    fig, ax = plt.subplots(figsize=(min(18, max(6, 0.22 * n * max(1, len(series)) + 2)), 4))
     for i, (name, v) in enumerate(series.items()):
         xs = [j + (i - (len(series) - 1) / 2) * width for j in range(n)]
         ax.bar(xs, list(v) + [geo[name]], width, label=name)
