@@ -11,6 +11,10 @@
 #                  compress (ratio > 1), so the same work moves fewer flit-hops
 #   progress       --progress pauses the simulation to draw its line: the stats do not change,
 #                  the line names cycles and CTAs; with --quiet nothing is drawn
+#   stall          the stall watchdog only slices the run: stats identical with --stall-cycles 0
+#                  and 2000; paper 000's router-level probe deflection on hpca6x6 spmv, whose 1-VC
+#                  request network deadlocks (probe_handler.h): exit 4, summary.stop "deadlock",
+#                  stopped within 1.25 x --stall-cycles of the last progress, not at --max-cycles
 #   trace          --trace-dir on the hand-made Accel-Sim fixture (testbenches/workload/traces):
 #                  every traced thread instruction issues; a CTA whose shared memory exceeds the
 #                  SM's is refused with a message naming both
@@ -211,6 +215,34 @@ elseif(CHECK STREQUAL "progress")
                   RESULT_VARIABLE rc OUTPUT_VARIABLE o ERROR_VARIABLE e)
   if(NOT rc EQUAL 0 OR NOT "${o}${e}" STREQUAL "")
     message(FATAL_ERROR "--quiet should silence the progress line too (exit ${rc}): '${o}${e}'")
+  endif()
+
+elseif(CHECK STREQUAL "stall")
+  set(args --kernel bfs --set workload.params.size=small --set workload.params.scale=9)
+  run(off ${args} --stall-cycles 0)
+  run(sliced ${args} --stall-cycles 2000)
+  string(JSON a GET "${off}" stats)
+  string(JSON b GET "${sliced}" stats)
+  string(JSON same EQUAL "${a}" "${b}")
+  if(NOT same)
+    message(FATAL_ERROR "the stall watchdog changed the stats; see ${WORK_DIR}")
+  endif()
+  # Progress (warp instructions + replies) stops by cycle 15000 of this run and never resumes
+  # (checked by hand with --stall-cycles 0 up to 3M cycles), so the watchdog must stop it by
+  # 15000 + 1.25 x 20000.
+  set(out ${WORK_DIR}/${CHECK}_deadlock.json)
+  execute_process(COMMAND ${MESH_GPU} --quiet --preset hpca6x6+ip --kernel spmv --set workload.params.size=small
+                          --set sm_front.stage_params.probe.deflection=router --stall-cycles 20000
+                          --max-cycles 3000000 --out ${out}
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE o ERROR_VARIABLE e)
+  if(NOT rc EQUAL 4 OR NOT e MATCHES "deadlock at cycle [0-9]+: .*--stall-cycles 20000")
+    message(FATAL_ERROR "a routing deadlock should exit 4 naming --stall-cycles (exit ${rc}):\n${o}${e}")
+  endif()
+  file(READ ${out} d)
+  get(stop "${d}" summary stop)
+  get(cycles "${d}" summary cycles)
+  if(NOT stop STREQUAL "deadlock" OR cycles LESS 20000 OR cycles GREATER 40000)
+    message(FATAL_ERROR "expected stop deadlock between cycles 20000 and 40000, got ${stop} at ${cycles}")
   endif()
 
 elseif(CHECK STREQUAL "trace")
