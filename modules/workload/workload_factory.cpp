@@ -23,6 +23,7 @@
 #include "workload/string_match.h"
 #include "workload/trace_workload.h"
 #include "workload/transpose.h"
+#include "workload/word_count.h"
 
 namespace gpusc {
 namespace {
@@ -126,6 +127,8 @@ const std::vector<Entry>& table() {
           "keyword search in every line of a generated text, one thread per line (Mars StringMatch map)"),
       entry<TransposeWorkload, Input::None>("transpose",
           "out = in^T, the naive kernel (CUDA SDK transposeNaive)"),
+      entry<WordCountWorkload, Input::Seeded>("word-count",
+          "occurrences of each word of a generated text: map, prefix sums, bitonic group (Mars WordCount)"),
   };
   return t;
 }
