@@ -28,6 +28,83 @@ int32_t mars_hash(const uint8_t* s, uint32_t len) {
   return h;
 }
 
+uint64_t mars_key_buf(const uint8_t* k) {
+  return uint64_t(mars_word(k, 16, 0)) | (uint64_t(mars_word(k, 16, 4)) << 32);
+}
+uint32_t mars_key_offset(const uint8_t* k) { return mars_word(k, 16, 8); }
+
+std::vector<uint8_t> mars_key(uint64_t buf, uint32_t offset, int32_t hash) {
+  std::vector<uint8_t> k(16);
+  for (unsigned b = 0; b < 8; ++b) k[b] = uint8_t(buf >> (8 * b));
+  for (unsigned b = 0; b < 4; ++b) k[8 + b] = uint8_t(offset >> (8 * b)), k[12 + b] = uint8_t(uint32_t(hash) >> (8 * b));
+  return k;
+}
+
+namespace {
+// Index of the first character where the strings at a and b stop matching (or a NUL).
+uint64_t string_steps(const std::vector<uint8_t>& t, uint64_t a, uint64_t b) {
+  uint64_t i = 0;
+  while (t.at(a + i) == t.at(b + i) && t[a + i] != 0) ++i;
+  return i;
+}
+uint64_t text_index(const uint8_t* k, uint64_t text_base) { return mars_key_buf(k) + mars_key_offset(k) - text_base; }
+}  // namespace
+
+int mars_hashed_compare(const uint8_t* ka, const uint8_t* kb, const std::vector<uint8_t>& text, uint64_t text_base) {
+  const auto ha = static_cast<int32_t>(mars_word(ka, 16, 12)), hb = static_cast<int32_t>(mars_word(kb, 16, 12));
+  if (ha != hb) return ha > hb ? 1 : -1;
+  const uint64_t a = text_index(ka, text_base), b = text_index(kb, text_base);
+  const uint64_t i = string_steps(text, a, b);
+  const auto ca = static_cast<int8_t>(text[a + i]), cb = static_cast<int8_t>(text[b + i]);
+  return ca > cb ? 1 : (ca < cb ? -1 : 0);
+}
+
+std::unique_ptr<LaneProgram> mars_hashed_compare_program(uint64_t a, const uint8_t* ka, uint64_t b, const uint8_t* kb,
+                                                         std::shared_ptr<const std::vector<uint8_t>> text,
+                                                         uint64_t text_base, uint32_t first_loop) {
+  using namespace mars_pc;
+  const bool same = mars_word(ka, 16, 12) == mars_word(kb, 16, 12);
+  const uint64_t sa = mars_key_buf(ka) + mars_key_offset(ka), sb = mars_key_buf(kb) + mars_key_offset(kb);
+  const uint64_t steps = same ? string_steps(*text, sa - text_base, sb - text_base) + 1 : 0;
+  return std::make_unique<StepProgram>([=](unsigned s, uint32_t& loop, OpList& o) {
+    constexpr uint32_t pc = 0xa100;
+    if (s == 0) {
+      loop = first_loop;
+      o.load(pc, 4, a + 12);
+      o.load(pc + 0x10, 4, b + 12);
+      o.compute(pc + 0x20);
+      o.compute(pc + 0x30);
+      return true;
+    }
+    if (!same) return false;
+    if (s == 1) {
+      loop = first_loop + 1;
+      o.load(pc + 0x40, 8, a);
+      o.load(pc + 0x50, 4, a + 8);
+      o.load(pc + 0x60, 8, b);
+      o.load(pc + 0x70, 4, b + 8);
+      o.compute(pc + 0x80);
+      o.compute(pc + 0x90);
+      return true;
+    }
+    if (s < 2 + steps) {
+      const uint64_t i = s - 2;
+      loop = first_loop + 2;
+      o.load(pc + 0xa0, 1, sa + i);
+      o.load(pc + 0xb0, 1, sb + i);
+      for (unsigned k = 0; k < 4; ++k) o.compute(pc + 0xc0 + 0x10 * k);
+      return true;
+    }
+    if (s == 2 + steps) {
+      loop = first_loop + 3;
+      o.compute(pc + 0x100);
+      o.compute(pc + 0x110);
+      return true;
+    }
+    return false;
+  });
+}
+
 void MarsInput::add(const std::vector<uint8_t>& key, const std::vector<uint8_t>& val) {
   index.push_back(MarsInt4{static_cast<int32_t>(keys.size()), static_cast<int32_t>(key.size()),
                            static_cast<int32_t>(vals.size()), static_cast<int32_t>(val.size())});

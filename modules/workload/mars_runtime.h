@@ -190,4 +190,19 @@ std::vector<uint8_t> mars_pad(std::vector<uint8_t> v);
 // Mars's hash_func(str, len): hash = len; hash = (hash << 4) ^ (hash >> 28) ^ str[i] (int arithmetic).
 int32_t mars_hash(const uint8_t* s, uint32_t len);
 
+// Mars's compare for the keys {char* buf; int offset; int hash} of InvertedIndex and PageViewCount
+// (their compare.cu): by hash, then (equal hashes) the NUL-terminated strings at buf + offset,
+// which live in `text` (device address `text_base`). Host result:
+int mars_hashed_compare(const uint8_t* ka, const uint8_t* kb, const std::vector<uint8_t>& text, uint64_t text_base);
+// The thread's program: both hashes (4-byte loads), and for equal hashes both keys' buf and offset
+// (8 and 4 bytes) and the strings byte by byte (2 byte loads and 4 ALU per character up to the
+// first difference or NUL).
+std::unique_ptr<LaneProgram> mars_hashed_compare_program(uint64_t a, const uint8_t* ka, uint64_t b, const uint8_t* kb,
+                                                         std::shared_ptr<const std::vector<uint8_t>> text,
+                                                         uint64_t text_base, uint32_t first_loop);
+// Key struct fields.
+uint64_t mars_key_buf(const uint8_t* k);
+uint32_t mars_key_offset(const uint8_t* k);
+std::vector<uint8_t> mars_key(uint64_t buf, uint32_t offset, int32_t hash);
+
 }  // namespace gpusc

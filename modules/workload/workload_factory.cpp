@@ -13,6 +13,7 @@
 #include "workload/gemm.h"
 #include "workload/histogram.h"
 #include "workload/kmeans.h"
+#include "workload/page_view_count.h"
 #include "workload/pagerank.h"
 #include "workload/polybench_2mm.h"
 #include "workload/polybench_3mm.h"
@@ -113,6 +114,8 @@ const std::vector<Entry>& table() {
           "8-bit histogram with global atomics, one thread per element"),
       entry<KmeansWorkload, Input::Seeded>("kmeans",
           "Lloyd's k-means, one launch per iteration (Rodinia kmeans)"),
+      entry<PageViewCountWorkload, Input::Seeded>("page-view-count",
+          "distinct views per page of a generated web log: dedup and count MapReduce jobs (Mars PageViewCount)"),
       entry<PagerankWorkload, Input::Graph>("pagerank",
           "pull-based PageRank, fixed iterations, one thread per vertex"),
       entry<PolybenchGemmWorkload, Input::None>("polybench-gemm",
