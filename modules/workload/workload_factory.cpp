@@ -12,6 +12,7 @@
 #include "workload/conv2d.h"
 #include "workload/gemm.h"
 #include "workload/histogram.h"
+#include "workload/inverted_index.h"
 #include "workload/kmeans.h"
 #include "workload/page_view_count.h"
 #include "workload/pagerank.h"
@@ -112,6 +113,8 @@ const std::vector<Entry>& table() {
           "C = A B with shared-memory tiling (CUDA SDK matrixMul, Parboil sgemm)"),
       entry<HistogramWorkload, Input::Seeded>("histogram",
           "8-bit histogram with global atomics, one thread per element"),
+      entry<InvertedIndexWorkload, Input::Seeded>("inverted-index",
+          "documents linking to each URL of a generated HTML corpus: map, prefix sums, bitonic group (Mars InvertedIndex)"),
       entry<KmeansWorkload, Input::Seeded>("kmeans",
           "Lloyd's k-means, one launch per iteration (Rodinia kmeans)"),
       entry<PageViewCountWorkload, Input::Seeded>("page-view-count",
