@@ -25,7 +25,7 @@
 // Choices: as mars_runtime.h and mars_group.h (word stores, 4-byte padded keys: the PVC structs
 // are 16 and 8 bytes already); a NUL store writes the aligned word holding the tab as it is after
 // the second job's map; the third field is a timestamp.
-// Default: 1 MiB of log (about 18k entries): footprint about 10 MiB (Mars's buffers of both jobs).
+// Default: 1 MiB of log (about 18k entries, 17k unique): footprint about 10 MiB (Mars's buffers of both jobs).
 // size=small: 16 KiB of log.
 // Values (kernel.h): the log, the records, every buffer as Mars writes it; host-computed.
 #pragma once
