@@ -271,7 +271,8 @@ void report_run(const RunOptions& o, const Program& prog, const RunConfig& rc, c
               << ": the workload has not finished and ";
     if (sc_core::sc_pending_activity())
       std::cerr << "no SM issued an instruction or received a reply for --stall-cycles " << o.stall_cycles
-                << " cycles (units still tick: packets stuck in a network, or a unit waiting forever)\n";
+                << " cycles while events were still pending (packets stuck in a network, a unit waiting forever, or a "
+                   "latency longer than the limit)\n";
     else
       std::cerr << "nothing is left to simulate (units wait for each other or a message was lost)\n";
   } else if (!finished) {
