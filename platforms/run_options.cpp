@@ -99,6 +99,10 @@ RunOptions parse_run_options(int argc, char** argv, const Program& prog, const p
      "off (1000000)")
     ("out", po::value<std::string>(&o.out), "write config, summary and all stats as JSON to this file")
     ("trace", po::value<std::string>(&o.trace), "write a Perfetto/Chrome transaction trace to this file")
+    ("memory-plugin", po::value<std::string>(&o.memory_plugin),
+     "shared library with a TLM-2.0 memory model (gpusc_memory_model, platforms/memory_plugin.h) bound behind "
+     "every memory partition whose memory is \"external\" (--set mc.memory=external; docs/tlm.md)")
+    ("memory-plugin-args", po::value<std::string>(&o.memory_plugin_args), "text handed to the memory plugin")
     ("quiet", po::bool_switch(&o.quiet), "no summary table and no progress line")
     ("progress", po::bool_switch(&o.progress),
      "show the progress line (cycles, cycles/s, CTAs done, time left) even when stderr is not a terminal; "
@@ -133,6 +137,10 @@ RunOptions parse_run_options(int argc, char** argv, const Program& prog, const p
   if (vm.count("trace-dir") && !o.kernel.empty() && o.kernel != "accel-sim")
     usage_error(prog, desc, "--trace-dir runs a trace; it cannot be combined with --kernel " + o.kernel);
   if (vm.count("trace-dir") && o.trace_dir.empty()) usage_error(prog, desc, "--trace-dir is empty; give the trace folder");
+  if (vm.count("memory-plugin") && o.memory_plugin.empty())
+    usage_error(prog, desc, "--memory-plugin needs a shared library, got an empty name");
+  if (vm.count("memory-plugin-args") && !vm.count("memory-plugin"))
+    usage_error(prog, desc, "--memory-plugin-args without --memory-plugin");
   if (vm.count("out")) check_writable(prog, desc, "--out", o.out);
   if (vm.count("trace")) check_writable(prog, desc, "--trace", o.trace);
   if (vm_out) *vm_out = std::move(vm);
@@ -271,7 +279,8 @@ void report_run(const RunOptions& o, const Program& prog, const RunConfig& rc, c
               << ": the workload has not finished and ";
     if (sc_core::sc_pending_activity())
       std::cerr << "no SM issued an instruction or received a reply for --stall-cycles " << o.stall_cycles
-                << " cycles (units still tick: packets stuck in a network, or a unit waiting forever)\n";
+                << " cycles while events were still pending (packets stuck in a network, a unit waiting forever, or a "
+                   "latency longer than the limit)\n";
     else
       std::cerr << "nothing is left to simulate (units wait for each other or a message was lost)\n";
   } else if (!finished) {

@@ -10,7 +10,9 @@
 //     would silently delete that part of the preset); "workload" must be an object with only
 //     name, params and seed;
 //   * an empty preset name or an empty part of one ("ics8x8+") is refused;
-//   * --out and --trace must be non-empty and writable: checked up front by creating the file.
+//   * --out and --trace must be non-empty and writable: checked up front by creating the file;
+//   * --memory-plugin LIB.so binds a third-party memory behind every partition with memory =
+//     "external" (platforms/memory_plugin.h); an external memory without it is an error.
 // A platform adds its own options (a description) and its --list text. run_main() is a whole
 // platform binary's sc_main: options, configuration, workload, the run, the summary table and
 // the stats JSON; a platform gives its name, usage, presets and how to build itself.
@@ -30,6 +32,7 @@
 #include "common/params.h"
 #include "common/trace.h"
 #include "gpu/platform.h"
+#include "platforms/memory_plugin.h"
 #include "workload/kernel.h"
 #include "workload/workload_factory.h"
 
@@ -48,7 +51,7 @@ void validate(boost::any& out, const std::vector<std::string>& values, Count*, i
 void validate(boost::any& out, const std::vector<std::string>& values, Fraction*, int);
 
 struct RunOptions {
-  std::string preset, config, kernel, trace_dir, out, trace;
+  std::string preset, config, kernel, trace_dir, out, trace, memory_plugin, memory_plugin_args;
   std::vector<std::string> sets;
   uint64_t seed = 1, max_cycles = 20000000, stall_cycles = 1000000;
   bool seed_given = false, quiet = false, progress = false;
@@ -111,6 +114,13 @@ int run_main(int argc, char** argv, const Program& prog, const std::function<jso
     const auto p = params_from_json<typename P::Params>(rc.platform, "");
     auto workload = make_workload(rc.kernel, rc.kernel_params, rc.seed);
     std::unique_ptr<P> platform = make(p, *workload);
+    std::unique_ptr<MemoryPlugin> plugin;  // its models go before the platform they are bound to
+    if (!o.memory_plugin.empty()) {
+      plugin = std::make_unique<MemoryPlugin>(o.memory_plugin, o.memory_plugin_args);
+      plugin->bind(platform->platform());
+    } else {
+      require_no_external_memory(platform->platform());
+    }
     std::unique_ptr<TraceWriter> trace;
     if (!o.trace.empty()) {
       trace = std::make_unique<TraceWriter>(o.trace);

@@ -61,6 +61,7 @@ bool Platform::run(uint64_t max_cycles, const ProgressFn& progress, uint64_t sta
   // Event-driven: once the workload is done and every write ack is back, nothing is scheduled
   // and sc_start returns on its own.
   bool stalled = false;
+  uint64_t reached = 0;  // sliced: the end of the last slice run
   if (!progress && stall_cycles == 0) {
     if (core_.now() < max_cycles)
       sc_core::sc_start(core_.time_of(max_cycles) - sc_core::sc_time_stamp(), sc_core::SC_EXIT_ON_STARVATION);
@@ -75,9 +76,14 @@ bool Platform::run(uint64_t max_cycles, const ProgressFn& progress, uint64_t sta
     while (at < max_cycles) {
       const uint64_t to = std::min(max_cycles, at + slice);
       const auto t0 = std::chrono::steady_clock::now();
-      sc_core::sc_start(core_.time_of(to) - sc_core::sc_time_stamp(), sc_core::SC_EXIT_ON_STARVATION);
+      // Starting the kernel when nothing happens before the slice's end would leave the time where
+      // it is (exit on starvation) and only warn: the slice passes without events.
+      const sc_core::sc_time end = core_.time_of(to);
+      if (!sc_core::sc_start_of_simulation_invoked() ||
+          sc_core::sc_time_stamp() + sc_core::sc_time_to_pending_activity() <= end)
+        sc_core::sc_start(end - sc_core::sc_time_stamp(), sc_core::SC_EXIT_ON_STARVATION);
       const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      at = to;
+      at = reached = to;
       if (!sc_core::sc_pending_activity()) break;
       if (stall_cycles) {
         const uint64_t now = forward_progress();
@@ -88,7 +94,7 @@ bool Platform::run(uint64_t max_cycles, const ProgressFn& progress, uint64_t sta
         }
       }
       if (progress) {
-        progress(Progress{core_.now(), cta_->kernels_started(), cta_->ctas_retired(), cta_->ctas_total()});
+        progress(Progress{at, cta_->kernels_started(), cta_->ctas_retired(), cta_->ctas_total()});
         const double scale = took > 0 ? kInterval / took : 4.0;
         slice = std::max<uint64_t>(100, static_cast<uint64_t>(static_cast<double>(slice) * std::min(4.0, std::max(0.25, scale))));
       }
@@ -96,7 +102,9 @@ bool Platform::run(uint64_t max_cycles, const ProgressFn& progress, uint64_t sta
     }
   }
   const bool done = cta_->done();
-  finish_cycle_ = done ? cta_->finish_cycle() : core_.now();
+  // Not done: the cycle the run reached. Sliced, that is the last slice's end, which the time
+  // itself may not show when no event fell there; without pending activity, the last event.
+  finish_cycle_ = done ? cta_->finish_cycle() : sc_core::sc_pending_activity() ? std::max(core_.now(), reached) : core_.now();
   stop_ = done ? Stop::finished : (stalled || !sc_core::sc_pending_activity()) ? Stop::deadlock : Stop::max_cycles;
   return done;
 }

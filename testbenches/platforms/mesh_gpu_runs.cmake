@@ -12,9 +12,9 @@
 #   progress       --progress pauses the simulation to draw its line: the stats do not change,
 #                  the line names cycles and CTAs; with --quiet nothing is drawn
 #   stall          the stall watchdog only slices the run: stats identical with --stall-cycles 0
-#                  and 2000; paper 000's router-level probe deflection on hpca6x6 spmv, whose 1-VC
-#                  request network deadlocks (probe_handler.h): exit 4, summary.stop "deadlock",
-#                  stopped within 1.25 x --stall-cycles of the last progress, not at --max-cycles
+#                  and 2000; a run with no SM progress for --stall-cycles (a DRAM latency longer
+#                  than the limit) stops as a deadlock: exit 4, summary.stop "deadlock", at the
+#                  slice that crossed the limit, not at --max-cycles
 #   trace          --trace-dir on the hand-made Accel-Sim fixture (testbenches/workload/traces):
 #                  every traced thread instruction issues; a CTA whose shared memory exceeds the
 #                  SM's is refused with a message naming both
@@ -227,22 +227,22 @@ elseif(CHECK STREQUAL "stall")
   if(NOT same)
     message(FATAL_ERROR "the stall watchdog changed the stats; see ${WORK_DIR}")
   endif()
-  # Progress (warp instructions + replies) stops by cycle 15000 of this run and never resumes
-  # (checked by hand with --stall-cycles 0 up to 3M cycles), so the watchdog must stop it by
-  # 15000 + 1.25 x 20000.
+  # No progress for longer than the limit: a DRAM access of 100,000 DRAM cycles (~150,000 core
+  # cycles) leaves every SM waiting on its first loads (issued by cycle 5,000, the first slice's
+  # end), so the watchdog (20,000 cycles, slices of 5,000) must stop the run at cycle 25,000 as a
+  # deadlock, long before --max-cycles, naming the limit.
   set(out ${WORK_DIR}/${CHECK}_deadlock.json)
-  execute_process(COMMAND ${MESH_GPU} --quiet --preset hpca6x6+ip --kernel spmv --set workload.params.size=small
-                          --set sm_front.stage_params.probe.deflection=router --stall-cycles 20000
-                          --max-cycles 3000000 --out ${out}
+  execute_process(COMMAND ${MESH_GPU} --quiet ${SMALL} ${args} --set mc.dram.fixed_latency=100000
+                          --stall-cycles 20000 --max-cycles 3000000 --out ${out}
                   RESULT_VARIABLE rc OUTPUT_VARIABLE o ERROR_VARIABLE e)
-  if(NOT rc EQUAL 4 OR NOT e MATCHES "deadlock at cycle [0-9]+: .*--stall-cycles 20000")
-    message(FATAL_ERROR "a routing deadlock should exit 4 naming --stall-cycles (exit ${rc}):\n${o}${e}")
+  if(NOT rc EQUAL 4 OR NOT e MATCHES "^mesh_gpu: deadlock at cycle 25000: [^\n]*--stall-cycles 20000[^\n]*\n$")
+    message(FATAL_ERROR "no progress for --stall-cycles should exit 4 with one line naming it (exit ${rc}):\n${o}${e}")
   endif()
   file(READ ${out} d)
   get(stop "${d}" summary stop)
   get(cycles "${d}" summary cycles)
-  if(NOT stop STREQUAL "deadlock" OR cycles LESS 20000 OR cycles GREATER 40000)
-    message(FATAL_ERROR "expected stop deadlock between cycles 20000 and 40000, got ${stop} at ${cycles}")
+  if(NOT stop STREQUAL "deadlock" OR NOT cycles EQUAL 25000)
+    message(FATAL_ERROR "expected stop deadlock at cycle 25000, got ${stop} at ${cycles}")
   endif()
 
 elseif(CHECK STREQUAL "trace")
