@@ -1,5 +1,7 @@
 #include "workload/mars_runtime.h"
 
+#include <array>
+
 #include "common/report.h"
 #include "workload/mars_group.h"
 
@@ -149,15 +151,15 @@ void MarsThread::emit_count(OpList& o) {
   for (unsigned i = 0; i <= k_; ++i) ks += (*s.pairs)[first + i].key.size(), vs += (*s.pairs)[first + i].val.size();
   const uint32_t start = o.order();
   const uint64_t t4 = 4 * tid_;
-  o.load(kEmitCount, 4, s.key_size + t4);
+  o.load(kEmitCount, 4, s.a.key_size + t4);
   o.compute(kEmitCount + 0x10);
-  o.store(kEmitCount + 0x20, s.key_size + t4, ks);
-  o.load(kEmitCount + 0x30, 4, s.val_size + t4);
+  o.store(kEmitCount + 0x20, s.a.key_size + t4, ks);
+  o.load(kEmitCount + 0x30, 4, s.a.val_size + t4);
   o.compute(kEmitCount + 0x40);
-  o.store(kEmitCount + 0x50, s.val_size + t4, vs);
-  o.load(kEmitCount + 0x60, 4, s.count_arr + t4);
+  o.store(kEmitCount + 0x50, s.a.val_size + t4, vs);
+  o.load(kEmitCount + 0x60, 4, s.a.count + t4);
   o.compute(kEmitCount + 0x70);
-  o.store(kEmitCount + 0x80, s.count_arr + t4, k_ + 1);
+  o.store(kEmitCount + 0x80, s.a.count + t4, k_ + 1);
   o.set_order(start + kCountWindow);
   ++k_;
 }
@@ -174,9 +176,9 @@ void MarsThread::emit(OpList& o, uint64_t key_src, bool key_shared, uint64_t val
   const uint32_t start = o.order();
   const uint64_t t4 = 4 * tid_;
   o.compute(kEmit);  // __syncthreads
-  o.load(kEmit + 0x10, 8, s.kv_offsets + 8 * tid_);
-  o.load(kEmit + 0x20, 4, s.ps_key_arr + t4);
-  o.load(kEmit + 0x30, 4, s.ps_val_arr + t4);
+  o.load(kEmit + 0x10, 8, s.a.kv_offsets + 8 * tid_);
+  o.load(kEmit + 0x20, 4, s.a.ps_key + t4);
+  o.load(kEmit + 0x30, 4, s.a.ps_val + t4);
   o.compute(kEmit + 0x40);
   // Byte-by-byte copies of the key and the value (one word store per 4 bytes).
   auto copy = [&](const std::vector<uint8_t>& bytes, uint64_t src, bool shared, uint64_t dst, uint32_t first, uint32_t pc) {
@@ -188,23 +190,23 @@ void MarsThread::emit(OpList& o, uint64_t key_src, bool key_shared, uint64_t val
       if (i % 4 == 3) o.store(pc + 0x20, dst + i - 3, mars_word(bytes.data(), bytes.size(), i - 3));
     }
   };
-  copy(p.key, key_src, key_shared, s.keys + uint32_t(e.x), start + 5, key_shared ? kEmit + 0x100 : kEmit + 0x140);
-  copy(p.val, val_src, val_shared, s.vals + uint32_t(e.z), start + 5 + 3 * kMaxKey,
+  copy(p.key, key_src, key_shared, s.a.keys + uint32_t(e.x), start + 5, key_shared ? kEmit + 0x100 : kEmit + 0x140);
+  copy(p.val, val_src, val_shared, s.a.vals + uint32_t(e.z), start + 5 + 3 * kMaxKey,
        val_shared ? kEmit + 0x200 : kEmit + 0x240);
   o.set_order(start + 5 + 3 * (kMaxKey + kMaxVal));
   o.compute(kEmit + 0x300);
-  o.store(kEmit + 0x310, s.kv_offsets + 8 * tid_, ks);
-  o.store(kEmit + 0x320, s.kv_offsets + 8 * tid_ + 4, vs);
-  o.load(kEmit + 0x330, 4, s.cur_index + t4);
-  o.load(kEmit + 0x340, 4, s.ps_count_arr + t4);
-  o.load(kEmit + 0x350, 16, s.index_arr + 16 * at);
-  if (at > 0) o.load(kEmit + 0x360, 16, s.index_arr + 16 * (at - 1));
+  o.store(kEmit + 0x310, s.a.kv_offsets + 8 * tid_, ks);
+  o.store(kEmit + 0x320, s.a.kv_offsets + 8 * tid_ + 4, vs);
+  o.load(kEmit + 0x330, 4, s.a.cur_index + t4);
+  o.load(kEmit + 0x340, 4, s.a.ps_count + t4);
+  o.load(kEmit + 0x350, 16, s.a.index + 16 * at);
+  if (at > 0) o.load(kEmit + 0x360, 16, s.a.index + 16 * (at - 1));
   else o.skip(1);
   o.compute(kEmit + 0x370);
   o.compute(kEmit + 0x380);
-  for (unsigned f = 0; f < 4; ++f) o.store(kEmit + 0x390 + 0x10 * f, s.index_arr + 16 * at + 4 * f, e.field(f));
+  for (unsigned f = 0; f < 4; ++f) o.store(kEmit + 0x390 + 0x10 * f, s.a.index + 16 * at + 4 * f, e.field(f));
   o.compute(kEmit + 0x3d0);
-  o.store(kEmit + 0x3e0, s.cur_index + t4, k_ + 1);
+  o.store(kEmit + 0x3e0, s.a.cur_index + t4, k_ + 1);
   o.set_order(start + kEmitWindow);
   ++k_;
 }
@@ -238,6 +240,20 @@ uint64_t zeros(AddressSpace& space, const std::string& name, uint64_t bytes) {
   const uint64_t base = space.allocate(name, bytes);
   space.set_contents(name, AddressSpace::zeros());
   return base;
+}
+
+// One side's arrays (map or reduce) for t threads and the pairs they emit, allocated in the order of
+// MarsJob::SideArrays under `names`.
+MarsJob::SideArrays allocate_side(AddressSpace& space, const std::string& p, const std::array<const char*, 11>& names,
+                                  uint64_t t, const std::vector<MarsPair>& pairs) {
+  uint64_t kb = 0, vb = 0;
+  for (const MarsPair& q : pairs) kb += q.key.size(), vb += q.val.size();
+  MarsJob::SideArrays a;
+  uint64_t* const field[] = {&a.key_size, &a.val_size, &a.count, &a.ps_key, &a.ps_val, &a.ps_count,
+                             &a.keys,     &a.vals,     &a.index, &a.kv_offsets, &a.cur_index};
+  const uint64_t bytes[] = {4 * t, 4 * t, 4 * t, 4 * t, 4 * t, 4 * t, kb, vb, 16 * pairs.size(), 8 * t, 4 * t};
+  for (size_t i = 0; i < names.size(); ++i) *field[i] = zeros(space, p + names[i], bytes[i]);
+  return a;
 }
 
 uint64_t byte_array(AddressSpace& space, const std::string& name, std::shared_ptr<const std::vector<uint8_t>> v) {
@@ -307,32 +323,12 @@ void MarsJob::plan(AddressSpace& space, const std::string& prefix, const std::st
   lay_out(per, t, inter_, inter_index_, key_sizes, val_sizes, counts);
   s.count = counts;
   if (inter_.empty()) error("gpusc.workload", kp, ": the map emitted nothing");
-  a_.key_size = zeros(space, p + "inter_keys_size_per_task", 4 * t);
-  a_.val_size = zeros(space, p + "inter_vals_size_per_task", 4 * t);
-  a_.count = zeros(space, p + "inter_count_per_task", 4 * t);
-  a_.ps_key = zeros(space, p + "ps_key_sizes", 4 * t);
-  a_.ps_val = zeros(space, p + "ps_val_sizes", 4 * t);
-  a_.ps_count = zeros(space, p + "ps_counts", 4 * t);
-  uint64_t kb = 0, vb = 0;
-  for (const MarsPair& q : inter_) kb += q.key.size(), vb += q.val.size();
-  a_.inter_keys = zeros(space, p + "inter_keys", kb);
-  a_.inter_vals = zeros(space, p + "inter_vals", vb);
-  a_.inter_index = zeros(space, p + "inter_index", 16 * inter_.size());
-  a_.kv_offsets = zeros(space, p + "key_val_offsets", 8 * t);
-  a_.cur_index = zeros(space, p + "cur_index", 4 * t);
+  a_.map = allocate_side(space, p, {"inter_keys_size_per_task", "inter_vals_size_per_task", "inter_count_per_task",
+                                    "ps_key_sizes", "ps_val_sizes", "ps_counts", "inter_keys", "inter_vals", "inter_index",
+                                    "key_val_offsets", "cur_index"}, t, inter_);
+  s.a = a_.map;
   s.pairs = &inter_;
   s.index = &inter_index_;
-  s.key_size = a_.key_size;
-  s.val_size = a_.val_size;
-  s.count_arr = a_.count;
-  s.ps_key_arr = a_.ps_key;
-  s.ps_val_arr = a_.ps_val;
-  s.ps_count_arr = a_.ps_count;
-  s.keys = a_.inter_keys;
-  s.vals = a_.inter_vals;
-  s.index_arr = a_.inter_index;
-  s.kv_offsets = a_.kv_offsets;
-  s.cur_index = a_.cur_index;
 
   std::shared_ptr<const MarsJob> self = shared_from_this();
   const unsigned ctas = static_cast<unsigned>(t / 256);
@@ -350,9 +346,9 @@ void MarsJob::plan(AddressSpace& space, const std::string& prefix, const std::st
     return then(std::move(pro), self->app_->map_program(MarsThread(self, tid, false), true));
   };
   launches.push_back(std::move(mc));
-  s.ps_key = mars_scan(space, p + "scan_keys", kp + ".scan_keys", a_.key_size, a_.ps_key, key_sizes, launches);
-  s.ps_val = mars_scan(space, p + "scan_vals", kp + ".scan_vals", a_.val_size, a_.ps_val, val_sizes, launches);
-  s.ps_count = mars_scan(space, p + "scan_counts", kp + ".scan_counts", a_.count, a_.ps_count, counts, launches);
+  s.ps_key = mars_scan(space, p + "scan_keys", kp + ".scan_keys", a_.map.key_size, a_.map.ps_key, key_sizes, launches);
+  s.ps_val = mars_scan(space, p + "scan_vals", kp + ".scan_vals", a_.map.val_size, a_.map.ps_val, val_sizes, launches);
+  s.ps_count = mars_scan(space, p + "scan_counts", kp + ".scan_counts", a_.map.count, a_.map.ps_count, counts, launches);
   MarsLaunch mp;
   mp.name = kp + ".map";
   mp.ctas = ctas;
@@ -366,11 +362,11 @@ void MarsJob::plan(AddressSpace& space, const std::string& prefix, const std::st
     o.compute(kMapPrologue + 0x110);
     if (tid >= self->records()) return std::make_unique<ListProgram>(std::vector<ListProgram::Iteration>{{0, pro}});
     if (ms.count[tid]) {  // the thread's first index entry gets its offsets
-      const uint64_t e = a.inter_index + 16 * uint64_t(ms.ps_count[tid]);
-      o.load(kMapPrologue + 0x120, 4, a.ps_count + 4 * tid);
+      const uint64_t e = a.map.index + 16 * uint64_t(ms.ps_count[tid]);
+      o.load(kMapPrologue + 0x120, 4, a.map.ps_count + 4 * tid);
       o.load(kMapPrologue + 0x130, 16, e);
-      o.load(kMapPrologue + 0x140, 4, a.ps_key + 4 * tid);
-      o.load(kMapPrologue + 0x150, 4, a.ps_val + 4 * tid);
+      o.load(kMapPrologue + 0x140, 4, a.map.ps_key + 4 * tid);
+      o.load(kMapPrologue + 0x150, 4, a.map.ps_val + 4 * tid);
       o.store(kMapPrologue + 0x160, e, ms.ps_key[tid]);
       o.store(kMapPrologue + 0x170, e + 4, 0);
       o.store(kMapPrologue + 0x180, e + 8, ms.ps_val[tid]);
@@ -384,7 +380,7 @@ void MarsJob::plan(AddressSpace& space, const std::string& prefix, const std::st
   launches.push_back(std::move(mp));
 
   if (wf == MarsWorkflow::MapOnly) return;
-  group_ = mars_group(space, prefix, kp, app_, a_.inter_keys, a_.inter_vals, inter_, inter_index_, launches);
+  group_ = mars_group(space, prefix, kp, app_, a_.map.keys, a_.map.vals, inter_, inter_index_, launches);
   if (wf == MarsWorkflow::MapReduce) plan_reduce(space, prefix, kp, launches);
 }
 
@@ -410,32 +406,12 @@ void MarsJob::plan_reduce(AddressSpace& space, const std::string& prefix, const 
   lay_out(per, t, out_, out_index_, key_sizes, val_sizes, counts);
   s.count = counts;
   if (out_.empty()) error("gpusc.workload", kp, ": the reduce emitted nothing");
-  a_.r_key_size = zeros(space, p + "output_keys_size_per_task", 4 * t);
-  a_.r_val_size = zeros(space, p + "output_vals_size_per_task", 4 * t);
-  a_.r_count = zeros(space, p + "output_count_per_task", 4 * t);
-  a_.r_ps_key = zeros(space, p + "r_ps_key_sizes", 4 * t);
-  a_.r_ps_val = zeros(space, p + "r_ps_val_sizes", 4 * t);
-  a_.r_ps_count = zeros(space, p + "r_ps_counts", 4 * t);
-  uint64_t kb = 0, vb = 0;
-  for (const MarsPair& q : out_) kb += q.key.size(), vb += q.val.size();
-  a_.out_keys = zeros(space, p + "output_keys", kb);
-  a_.out_vals = zeros(space, p + "output_vals", vb);
-  a_.out_index = zeros(space, p + "output_index", 16 * out_.size());
-  a_.r_kv_offsets = zeros(space, p + "r_key_val_offsets", 8 * t);
-  a_.r_cur_index = zeros(space, p + "r_cur_index", 4 * t);
+  a_.reduce = allocate_side(space, p, {"output_keys_size_per_task", "output_vals_size_per_task", "output_count_per_task",
+                                       "r_ps_key_sizes", "r_ps_val_sizes", "r_ps_counts", "output_keys", "output_vals",
+                                       "output_index", "r_key_val_offsets", "r_cur_index"}, t, out_);
+  s.a = a_.reduce;
   s.pairs = &out_;
   s.index = &out_index_;
-  s.key_size = a_.r_key_size;
-  s.val_size = a_.r_val_size;
-  s.count_arr = a_.r_count;
-  s.ps_key_arr = a_.r_ps_key;
-  s.ps_val_arr = a_.r_ps_val;
-  s.ps_count_arr = a_.r_ps_count;
-  s.keys = a_.out_keys;
-  s.vals = a_.out_vals;
-  s.index_arr = a_.out_index;
-  s.kv_offsets = a_.r_kv_offsets;
-  s.cur_index = a_.r_cur_index;
 
   std::shared_ptr<const MarsJob> self = shared_from_this();
   auto group_loads = [self](OpList& o, uint64_t tid, uint32_t pc) {
@@ -458,9 +434,9 @@ void MarsJob::plan_reduce(AddressSpace& space, const std::string& prefix, const 
     return then(std::move(pro), self->app_->reduce_program(MarsThread(self, tid, true), true));
   };
   launches.push_back(std::move(rc));
-  s.ps_key = mars_scan(space, p + "r_scan_keys", kp + ".reduce_scan_keys", a_.r_key_size, a_.r_ps_key, key_sizes, launches);
-  s.ps_val = mars_scan(space, p + "r_scan_vals", kp + ".reduce_scan_vals", a_.r_val_size, a_.r_ps_val, val_sizes, launches);
-  s.ps_count = mars_scan(space, p + "r_scan_counts", kp + ".reduce_scan_counts", a_.r_count, a_.r_ps_count, counts, launches);
+  s.ps_key = mars_scan(space, p + "r_scan_keys", kp + ".reduce_scan_keys", a_.reduce.key_size, a_.reduce.ps_key, key_sizes, launches);
+  s.ps_val = mars_scan(space, p + "r_scan_vals", kp + ".reduce_scan_vals", a_.reduce.val_size, a_.reduce.ps_val, val_sizes, launches);
+  s.ps_count = mars_scan(space, p + "r_scan_counts", kp + ".reduce_scan_counts", a_.reduce.count, a_.reduce.ps_count, counts, launches);
   MarsLaunch rd;
   rd.name = kp + ".reduce";
   rd.ctas = ctas;
@@ -475,10 +451,10 @@ void MarsJob::plan_reduce(AddressSpace& space, const std::string& prefix, const 
     if (tid >= self->group_->groups.size())
       return std::make_unique<ListProgram>(std::vector<ListProgram::Iteration>{{0, pro}});
     if (rs.count[tid]) {
-      const uint64_t e = a.out_index + 16 * uint64_t(rs.ps_count[tid]);
-      o.load(kReducePrologue + 0x120, 4, a.r_ps_count + 4 * tid);
-      o.load(kReducePrologue + 0x130, 4, a.r_ps_key + 4 * tid);
-      o.load(kReducePrologue + 0x140, 4, a.r_ps_val + 4 * tid);
+      const uint64_t e = a.reduce.index + 16 * uint64_t(rs.ps_count[tid]);
+      o.load(kReducePrologue + 0x120, 4, a.reduce.ps_count + 4 * tid);
+      o.load(kReducePrologue + 0x130, 4, a.reduce.ps_key + 4 * tid);
+      o.load(kReducePrologue + 0x140, 4, a.reduce.ps_val + 4 * tid);
       o.store(kReducePrologue + 0x150, e, rs.ps_key[tid]);
       o.store(kReducePrologue + 0x160, e + 8, rs.ps_val[tid]);
     } else {

@@ -134,16 +134,17 @@ class MarsJob : public std::enable_shared_from_this<MarsJob> {
   const std::vector<std::pair<uint32_t, uint32_t>>& groups() const;
   // Reduce output (MapReduce), thread order.
   const std::vector<MarsPair>& output() const { return out_; }
-  // Array bases.
+  // Array bases of one side of the job (map or reduce), in the order Mars allocates them.
+  struct SideArrays {
+    uint64_t key_size = 0, val_size = 0, count = 0;  // per-task counters (MapCount / ReduceCount)
+    uint64_t ps_key = 0, ps_val = 0, ps_count = 0;   // their prefix sums
+    uint64_t keys = 0, vals = 0, index = 0;          // the emitted pairs (int4 index)
+    uint64_t kv_offsets = 0, cur_index = 0;          // Map's running offsets (int2) and count
+  };
   struct Arrays {
     uint64_t in_keys = 0, in_vals = 0, in_index = 0;
-    uint64_t key_size = 0, val_size = 0, count = 0;        // per-task counters (MapCount / ReduceCount)
-    uint64_t ps_key = 0, ps_val = 0, ps_count = 0;         // their prefix sums
-    uint64_t inter_keys = 0, inter_vals = 0, inter_index = 0;
-    uint64_t kv_offsets = 0, cur_index = 0;                // Map's running offsets (int2) and count
-    uint64_t key_ranges = 0;                               // reduce input: per group [first, end) (int2)
-    uint64_t r_key_size = 0, r_val_size = 0, r_count = 0, r_ps_key = 0, r_ps_val = 0, r_ps_count = 0;
-    uint64_t out_keys = 0, out_vals = 0, out_index = 0, r_kv_offsets = 0, r_cur_index = 0;
+    SideArrays map, reduce;   // the intermediate (inter_*) and the output (output_*) arrays
+    uint64_t key_ranges = 0;  // reduce input: per group [first, end) (int2)
   };
   const Arrays& arrays() const { return a_; }
   uint64_t map_threads() const { return map_threads_; }
@@ -161,8 +162,7 @@ class MarsJob : public std::enable_shared_from_this<MarsJob> {
     std::vector<uint32_t> ps_key, ps_val, ps_count, count;  // per thread
     const std::vector<MarsPair>* pairs = nullptr;            // emitted pairs, thread order
     const std::vector<MarsInt4>* index = nullptr;
-    uint64_t key_size = 0, val_size = 0, count_arr = 0, ps_key_arr = 0, ps_val_arr = 0, ps_count_arr = 0;
-    uint64_t keys = 0, vals = 0, index_arr = 0, kv_offsets = 0, cur_index = 0;
+    SideArrays a;
   };
   const Side& side(bool reduce) const { return reduce ? rside_ : mside_; }
 

@@ -119,8 +119,8 @@ TEST_CASE("mars runtime: map, group and reduce give the hand results and leave t
   CHECK(bitonic == 9 * 10 / 2);  // 300 entries padded to 512
   const auto& a = j.arrays();
   for (uint32_t i = 0; i < 300; ++i) {
-    CHECK(read_word(sp, mem, a.inter_keys + 4 * i) == i * 7 % 5);
-    for (unsigned f = 0; f < 4; ++f) CHECK(read_word(sp, mem, a.inter_index + 16 * i + 4 * f) == j.inter_index()[i].field(f));
+    CHECK(read_word(sp, mem, a.map.keys + 4 * i) == i * 7 % 5);
+    for (unsigned f = 0; f < 4; ++f) CHECK(read_word(sp, mem, a.map.index + 16 * i + 4 * f) == j.inter_index()[i].field(f));
   }
   // The sorted d_R: 212 padding entries first, then the 300 sorted ones.
   const uint64_t dr = sp.base("toy.group.sort_R");
@@ -128,7 +128,7 @@ TEST_CASE("mars runtime: map, group and reduce give the hand results and leave t
   uint32_t prev = 0;
   for (uint32_t i = 212; i < 512; ++i) {
     const uint32_t key_off = read_word(sp, mem, dr + 16 * i);
-    const uint32_t key = read_word(sp, mem, a.inter_keys + key_off);
+    const uint32_t key = read_word(sp, mem, a.map.keys + key_off);
     CHECK(key >= prev);
     prev = key;
   }
@@ -142,8 +142,8 @@ TEST_CASE("mars runtime: map, group and reduce give the hand results and leave t
   for (uint32_t g = 0; g < 5; ++g) {
     CHECK(read_word(sp, mem, kr + 8 * g) == 60 * g);
     CHECK(read_word(sp, mem, kr + 8 * g + 4) == 60 * (g + 1));
-    CHECK(read_word(sp, mem, a.out_vals + 4 * g) == mars_word(j.output()[g].val.data(), 4, 0));
-    CHECK(read_word(sp, mem, a.out_keys + 4 * g) == g);
+    CHECK(read_word(sp, mem, a.reduce.vals + 4 * g) == mars_word(j.output()[g].val.data(), 4, 0));
+    CHECK(read_word(sp, mem, a.reduce.keys + 4 * g) == g);
   }
   CHECK(launches > bitonic + 20);
 }
