@@ -64,6 +64,7 @@ class RtlClock : public sc_core::sc_module, private Tickable {
   RtlClock(const RtlClock&) = delete;
   RtlClock& operator=(const RtlClock&) = delete;
 
+  // Adapters are called in the order they were attached (their construction order).
   void attach(Endpoint& e) { endpoints_.push_back(&e); }
   // Work inside the RTL that no adapter sees: the clock runs while f() is true.
   void add_activity(std::function<bool()> f) { activity_.push_back(std::move(f)); }
