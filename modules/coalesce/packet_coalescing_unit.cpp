@@ -45,12 +45,17 @@ PacketCoalescingUnit::PacketCoalescingUnit(sc_core::sc_module_name name, const P
   rgr_->on_release_done([this](tlm::tlm_generic_payload& gp, const RequestGroupingRegisters::ReleaseResult& r) {
     released(gp, r);
   });
-  // Answers after the tick (the RTL's): a read refused while its RGR count was reserved is
-  // retried in the same cycle, as the C++ model's tick-end retry would have taken it, and the
-  // next cycle's tick sends what the answer put in the pointer ring or the reply queue.
+  // Answers after the tick (the RTL's), in the same cycle: a read refused while its RGR count was
+  // reserved is retried now, as the C++ model's tick-end retry would have taken it; and when the
+  // answer readies stage 2 (an allocation) the next cycle ticks, as the C++ tick would have
+  // returned true; no other tick is added, since a tick the C++ model does not have could see a
+  // port freed earlier in its time step.
   rgr_->on_answered([this] {
     req_in.retry();
-    clk_.wake_after_now(*this);
+    if (!tick_again_ && stage2_ready()) {
+      tick_again_ = true;
+      clk_.wake_after_now(*this);
+    }
   });
   data_.resize(p_.rgrs);
   ring_.resize(p_.rgrs + 1);
@@ -128,7 +133,8 @@ bool PacketCoalescingUnit::tick(uint64_t cycle) {
   stage1(cycle);
   req_in.retry();    // a freed RGR / write-buffer slot / latch may take a withheld request
   from_mem.retry();  // likewise a freed reply-queue slot
-  return in_latch_.gp || mem_latch_.gp || (!replies_.empty() && !reply_out.busy()) || stage2_ready();
+  tick_again_ = in_latch_.gp || mem_latch_.gp || (!replies_.empty() && !reply_out.busy()) || stage2_ready();
+  return tick_again_;
 }
 
 void PacketCoalescingUnit::send_reply(uint64_t cycle) {

@@ -50,8 +50,9 @@
 // behind pin adapters (rgr_model = rtl, coalesce/rtl_grouping_registers.h). The RTL answers in
 // the cycle it was asked, in the delta cycles after its edge, so both give the same results
 // cycle for cycle: stage 1 reserves an RGR while its read is being looked up (the count
-// accept_request checks), the merge unit's reply takes its reply-queue slot when it asks, and a
-// read refused meanwhile is retried when the answer comes, still in that cycle. The RTL needs
+// accept_request checks), the merge unit's reply takes its reply-queue slot when it asks, a read
+// refused meanwhile is retried when the answer comes, still in that cycle, and an allocation
+// that readies stage 2 schedules the next tick as the C++ tick's return value would. The RTL needs
 // max_nodes <= 64 and blocks below 2^41 (its fields, 001 §3.2).
 // Stats: coalescing_ratio = grouped_requests / reads, the reply packets saved per read (each
 // grouped read would have been one reply packet). The paper's §5.3 "actual inter-core locality
@@ -165,6 +166,7 @@ class PacketCoalescingUnit : public sc_core::sc_module, public McStage, private 
   std::deque<tlm::tlm_generic_payload*> replies_;
   Latch in_latch_, mem_latch_;
   bool prefer_write_ = false;      // round-robin pointer of the request selector
+  bool tick_again_ = false;        // the last tick asked for the next cycle
   unsigned valid_ = 0;
   uint64_t writes_at_mem_ = 0;     // writes/atomics sent to the L2 and not replied yet
   bool rgr_wait_ = false;          // a read is being refused for want of an RGR

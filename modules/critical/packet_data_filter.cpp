@@ -139,8 +139,8 @@ bool PacketDataFilter::tick(uint64_t cycle) {
   request(cycle);
   req_in.retry();
   from_mem.retry();
-  if (!replies_.empty() && !reply_out.busy() && replies_.front().due > cycle + 1 && replies_.front().due != kEncoding)
-    clk_.wake(*this, replies_.front().due);  // a compressing head: sleep until it is ready (RTL: rtl_done wakes us)
+  if (!replies_.empty() && !reply_out.busy() && replies_.front().due > cycle + 1)
+    clk_.wake(*this, replies_.front().due);  // a compressing head: sleep until it is ready
   const bool reply_next = !replies_.empty() && !reply_out.busy() && replies_.front().due <= cycle + 1;
   // A latched request that could not move waits for to_mem's on_accept or a freed entry (both wake us).
   const bool req_next = req_latch_.gp && req_latch_.due > cycle;
@@ -162,6 +162,7 @@ void PacketDataFilter::intake(uint64_t cycle) {
           " but no request is outstanding at the L2; the L2 answered a request this filter did not send, or answered twice");
   --at_l2_;
   unsigned latency = 0;
+  const unsigned codec_latency = codec_.compress_latency() + (p_.charge_decompress ? codec_.decompress_latency() : 0);
   if (e.kind == MemKind::Read) {
     unsigned map = DpcCodec::kFullMap;
     const int i = find_request(&gp);
@@ -188,12 +189,12 @@ void PacketDataFilter::intake(uint64_t cycle) {
       j.map = map;
       j.mode = map == DpcCodec::kFullMap ? DpcCodec::Mode::Dpc : mode_;
       j.tag = &gp;
-      replies_.push_back({&gp, kEncoding});
+      replies_.push_back({&gp, cycle + codec_latency, true});
       rtl_->take(j);
       return;
     }
     compress(gp, e, map);
-    latency = codec_.compress_latency() + (p_.charge_decompress ? codec_.decompress_latency() : 0);
+    latency = codec_latency;
   }
   replies_.push_back({&gp, cycle + latency});
 }
@@ -201,7 +202,7 @@ void PacketDataFilter::intake(uint64_t cycle) {
 void PacketDataFilter::rtl_done(DpcJob& j) {
   auto& gp = *static_cast<tlm::tlm_generic_payload*>(j.tag);
   auto it = replies_.begin();
-  while (it != replies_.end() && it->due != kEncoding) ++it;
+  while (it != replies_.end() && !it->encoding) ++it;
   if (it == replies_.end() || it->gp != &gp)
     error(name(), "the RTL codec finished the line of address ", hex(gp.get_address()),
           " out of order (it is not the oldest reply being encoded)");
@@ -214,9 +215,12 @@ void PacketDataFilter::rtl_done(DpcJob& j) {
     error(name(), "the RTL decompressor refused the RTL compressor's encoding of address ", hex(gp.get_address()),
           " (", j.enc.size_bits, " bits): the two RTL units disagree");
   finish(gp, *gp.get_extension<MemExt>(), j.map, j.line.data(), j.enc, j.dec);
-  it->due = clk_.cycle_after(sc_core::sc_time_stamp());
+  const uint64_t ready = clk_.cycle_after(sc_core::sc_time_stamp());
+  if (ready != it->due)
+    error(name(), "the RTL codec's result for address ", hex(gp.get_address()), " is latched in cycle ", ready,
+          ", but its declared latency says cycle ", it->due, ": the RTL and RtlDpcCodec's latencies disagree");
+  it->encoding = false;
   free_jobs_.push_back(&j);
-  clk_.wake(*this, it->due);
 }
 
 void PacketDataFilter::compress(tlm::tlm_generic_payload& gp, MemExt& e, unsigned map) {
@@ -265,6 +269,9 @@ void PacketDataFilter::finish(tlm::tlm_generic_payload& gp, MemExt& e, unsigned 
 
 void PacketDataFilter::send_reply(uint64_t cycle) {
   if (replies_.empty() || reply_out.busy() || replies_.front().due > cycle) return;
+  if (replies_.front().encoding)
+    error(name(), "the RTL codec has not finished the line of address ", hex(replies_.front().gp->get_address()),
+          " by cycle ", cycle, ", its declared latency");
   tlm::tlm_generic_payload* gp = replies_.front().gp;
   replies_.pop_front();
   ++replies_sent_;

@@ -58,7 +58,8 @@
 // Codec (codec.model): cpp runs DpcCoDec (the encoding is made as the reply enters and the reply
 // waits the latency); rtl hands the line to RtlDpcCodec (critical/rtl_dpc_codec.h: rtl/dpc_*.v
 // verilated behind pin adapters) as it enters, and the reply is ready in the cycle the RTL's
-// result is latched. The RTL's latencies are its pipeline's (2, and 1 for the decompressor when
+// result is latched, which must be the cycle its declared latency gives (checked: an error
+// otherwise), so the filter keeps the C++ model's schedule exactly. The RTL's latencies are its pipeline's (2, and 1 for the decompressor when
 // charge_decompress; without it the SM-side decoding stays DpcCodec::decode of the RTL's
 // encoding), equal to the C++ defaults, so both give the same results cycle for cycle; codec
 // latencies other than the RTL's are refused with model = rtl.
@@ -160,9 +161,9 @@ class PacketDataFilter : public sc_core::sc_module, public McStage, private Tick
   };
   struct Timed {
     tlm::tlm_generic_payload* gp = nullptr;
-    uint64_t due = 0;  // cycle it may be processed / leave (kEncoding: in the RTL codec)
+    uint64_t due = 0;       // cycle it may be processed / leave
+    bool encoding = false;  // its line is in the RTL codec (which must be done by `due`)
   };
-  static constexpr uint64_t kEncoding = UINT64_MAX;
 
   bool accept_request(tlm::tlm_generic_payload& gp);
   bool accept_reply(tlm::tlm_generic_payload& gp);

@@ -27,11 +27,6 @@ void RtlClock::rise_now(uint64_t cycle) {
   ev_.notify(sc_core::SC_ZERO_TIME);  // the delta after the domain's tick
 }
 
-bool RtlClock::tick(uint64_t cycle) {
-  if (phase_ == Phase::Armed) rise_now(cycle);
-  return false;  // the falling edge decides whether the next cycle needs us
-}
-
 void RtlClock::kick() {
   if (ClockDomain::current_lane() != 0)
     error(name(), "an RTL adapter was used from a ClockDomain worker thread (lane ",
@@ -56,8 +51,17 @@ void RtlClock::kick() {
     error(name(), "a message reached an RTL adapter at an edge of ", domain_.name(), " (cycle ", c,
           ") from outside that clock domain's tick; whether that edge sees it would depend on process order. Feed "
           "the adapters from units of ", domain_.name(), " (docs/rtl-cosim.md)");
+  arm(c + 1);
+}
+
+void RtlClock::arm(uint64_t cycle) {
   phase_ = Phase::Armed;
-  domain_.wake(*this, c + 1);
+  domain_.wake(*this, cycle);  // that edge's tick raises the clock
+}
+
+bool RtlClock::tick(uint64_t cycle) {
+  if (phase_ == Phase::Armed) rise_now(cycle);
+  return false;  // the falling edge decides whether the next cycle needs us
 }
 
 void RtlClock::run() {
@@ -86,24 +90,18 @@ void RtlClock::run() {
       phase_ = Phase::Settle;
       ev_.notify(sc_core::SC_ZERO_TIME);
       return;
-    case Phase::Settle: {
+    case Phase::Settle:
       for (Endpoint* e : endpoints_) e->settle();
       phase_ = Phase::Fall;
-      const sc_core::sc_time half(static_cast<double>(domain_.period().value() / 2), sc_core::SC_PS);
-      ev_.notify(domain_.time_of(cycle_) + half - sc_core::sc_time_stamp());
+      ev_.notify(sc_core::SC_ZERO_TIME);
       return;
-    }
     case Phase::Fall:
       clk.write(false);
-      if (busy()) {
-        phase_ = Phase::Armed;
-        domain_.wake(*this, cycle_ + 1);
-      } else {
-        phase_ = Phase::Idle;
-      }
+      if (busy()) arm(cycle_ + 1);
+      else phase_ = Phase::Idle;
       return;
-    case Phase::Idle:
     case Phase::Armed:
+    case Phase::Idle:
       return;
   }
 }

@@ -13,25 +13,35 @@
 //           values and so know which beats moved (valid and ready both high);
 //   settle  one delta later the RTL's registered outputs hold what the edge loaded; adapters
 //           hand new output beats over as gpusc messages now, so the receiver latches them at
-//           c + 1 as it would a message a gpusc unit sent in its tick of cycle c.
-// clk falls half a period later (a VCD shows an ordinary clock). A combinational path from a
+//           c + 1 as it would a message a gpusc unit sent in its tick of cycle c;
+//   fall    one delta later clk is low again.
+// So an RTL unit with L register stages between input and output behaves like a gpusc unit
+// whose result, for a message handed over in cycle c, is latched by the receiver at c + L: a C++
+// model with latency L and the RTL give the same cycle counts. A combinational path from a
 // driven pin to an RTL output must settle within one delta cycle: it may go through one
-// Verilated module (whose eval settles its logic at once), not through a chain of them. So an RTL unit with L register
-// stages between input and output behaves like a gpusc unit whose result, for a message handed
-// over in cycle c, is latched by the receiver at c + L: a C++ model with latency L and the RTL
-// give the same cycle counts. Messages must come from units ticked by this domain (or from
-// another adapter of the same clock): one handed over at an edge time from elsewhere is an
-// error, since whether that edge saw it would depend on process order.
+// Verilated module (whose eval settles its logic at once), not through a chain of them.
+// The clock is a pulse inside the edge's time step, made of delta cycles: the RTL adds no timed
+// event to the simulation, so the clock domains of a platform run in the same order within a
+// time step with the RTL as with a C++ model. That matters: a gpusc unit that reads a port's
+// state in its tick sees a unit of another clock domain of the same edge time act before it or
+// not, depending on that order (a falling edge half a period later changed which MC or NI went
+// first, and so the stall counters). In a VCD the clock does not show; the pins and the RTL's
+// registers change at the edge times.
+// Messages must come from units ticked by this domain (or from another adapter of the same
+// clock): one handed over at an edge time from elsewhere is an error, since whether that edge
+// saw it would depend on process order. Adapters are called in the order they were attached.
 // Idle costs nothing: the clock runs (one rising edge per cycle) only while an adapter holds a
 // message or a presented beat, or a registered activity says the RTL holds work (add_activity:
 // e.g. beats taken in and not yet out of a pipeline); it stops low, and a kick() (adapters call
-// it) restarts it at the right edge. An RTL model whose state changes with no input must declare
-// an activity that is always true.
+// it) restarts it at the right edge. The clock is a Tickable of the domain, woken for the next
+// edge while busy, as a C++ model with that work would be. An RTL model whose state changes with
+// no input must declare an activity that is always true.
 // Reset: rst is high during one clock pulse in the first delta cycles of time 0, so the first
 // working edge is cycle 0's (a message handed over in cycle 0's tick is on the pins after the
-// pulse, and cycle 0's edge sees it). clk and rst are written only by this clock's process; adapter-driven pins by the
-// adapters, from the domain's tick or this clock's process (ValidReadyBundle signals allow both).
-// The clock and its adapters must tick on the SystemC thread (lane 0 of the domain).
+// pulse, and cycle 0's edge sees it). clk and rst are written only by this clock's process;
+// adapter-driven pins by the adapters, from the domain's tick or this clock's process
+// (ValidReadyBundle signals allow both). The clock and its adapters must tick on the SystemC
+// thread (lane 0 of the domain).
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -81,6 +91,7 @@ class RtlClock : public sc_core::sc_module, private Tickable {
   void run();
   bool busy() const;
   void rise_now(uint64_t cycle);
+  void arm(uint64_t cycle);
 
   ClockDomain& domain_;
   sc_core::sc_event ev_;
