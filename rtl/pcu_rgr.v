@@ -65,12 +65,13 @@ module pcu_rgr #(
   wire [BW-1:0] req_block = req_data[BW-1:0];
   wire [SW-1:0] req_src   = req_data[SW+BW-1:BW];
   wire [BW-1:0] rel_block = rel_data;
+  wire [NODES-1:0] src_bit = {{(NODES-1){1'b0}}, 1'b1} << req_src;
 
-  // The CAM, twice: the release's block, then the request's block without the released entry.
-  reg [N-1:0]     rel_hit, req_hit, free;
+  // The CAM, twice: the release's block, then the request's block without the released entry;
+  // and the lowest-numbered free RGR, one-hot.
+  reg [N-1:0]     rel_hit, req_hit, free, valid_after_rel, free_first;
   reg [IW-1:0]    rel_idx, req_idx, free_idx;
   reg [NODES-1:0] rel_dests, req_dests;
-  reg [N-1:0]     valid_after_rel;
   integer i;
   always @* begin
     rel_idx = {IW{1'b0}};
@@ -93,22 +94,34 @@ module pcu_rgr #(
       end
       free[i] = !valid_after_rel[i] && i < cfg_entries;
     end
+    free_first = free & (~free + {{(N-1){1'b0}}, 1'b1});
     free_idx = {IW{1'b0}};
-    for (i = N - 1; i >= 0; i = i - 1)
-      if (free[i]) free_idx = i[IW-1:0];
+    for (i = 0; i < N; i = i + 1)
+      if (free_first[i]) free_idx = free_idx | i[IW-1:0];
   end
   wire rel_found = |rel_hit;
   wire req_match = |req_hit;
-  wire req_dup   = req_match && req_dests[req_src];
+  wire req_dup   = req_match && (|(req_dests & src_bit));
   wire req_full  = !req_match && !(|free);
-  wire [NODES-1:0] src_bit = {{(NODES-1){1'b0}}, 1'b1} << req_src;
+  // What this edge writes, one enable per RGR (no address decoder).
+  wire [N-1:0] alloc = (req_fire && !req_match && !req_full) ? free_first : {N{1'b0}};
+  wire [N-1:0] joins = (req_fire && req_match && !req_dup) ? req_hit : {N{1'b0}};
 
   always @(posedge clk) begin
+    for (i = 0; i < N; i = i + 1) begin
+      if (alloc[i]) begin
+        blocks[i*BW +: BW] <= req_block;
+        dests[i*NODES +: NODES] <= src_bit;
+      end else if (joins[i]) begin
+        dests[i*NODES +: NODES] <= dests[i*NODES +: NODES] | src_bit;
+      end
+    end
     if (rst) begin
       valid <= {N{1'b0}};
       reqr_valid <= 1'b0;
       relr_valid <= 1'b0;
     end else begin
+      valid <= valid_after_rel | alloc;
       if (rel_ready) begin
         relr_valid <= rel_valid;
         if (rel_fire) relr_data <= {rel_dests, rel_found, rel_idx};
@@ -116,14 +129,6 @@ module pcu_rgr #(
       if (req_ready) begin
         reqr_valid <= req_valid;
         if (req_fire) reqr_data <= {req_full, req_dup, req_match, req_match ? req_idx : free_idx};
-      end
-      valid <= valid_after_rel;
-      if (req_fire && req_match && !req_dup)
-        dests[req_idx*NODES +: NODES] <= req_dests | src_bit;
-      if (req_fire && !req_match && !req_full) begin
-        valid[free_idx] <= 1'b1;
-        blocks[free_idx*BW +: BW] <= req_block;
-        dests[free_idx*NODES +: NODES] <= src_bit;
       end
     end
   end
