@@ -309,15 +309,19 @@ TEST_CASE("DPC RTL: every 128 B line of the real data files, in every mode, thro
   std::deque<Decoding> dq;
   CBench c("c", RtlDpcCodec::kCompressLatency, 3);
   DBench d("d", RtlDpcCodec::kDecompressLatency, 4);
-  // Line i in mode i % 3 (DF-TRUC / DF-MAN with map 1 + i % 15).
-  auto request = [&](uint64_t i) { return make_request(lines[i], 1 + static_cast<unsigned>(i % 15), static_cast<unsigned>(i % 3)); };
+  // Input k is line k / 3 in mode k % 3 (plain DPC, DF-TRUC, DF-MAN; the filters' map 1 + (k / 3) % 15): every
+  // line in every mode.
+  const uint64_t n = 3 * lines.size();
+  auto request = [&](uint64_t k) {
+    return make_request(lines[k / 3], 1 + static_cast<unsigned>(k / 3 % 15), static_cast<unsigned>(k % 3));
+  };
   c.phase = d.phase = phases;
   unsigned finished = 0;
   c.finished = d.finished = [&finished] {
     if (++finished == 2) sc_core::sc_stop();
   };
   c.next_input = [&](uint64_t i, CBench::In& bits) {
-    if (i >= lines.size()) return false;
+    if (i >= n) return false;
     cq.push_back(request(i));
     dpc_pack_compressor_in(cq.back().line.data(), cq.back().map, static_cast<DpcCodec::Mode>(cq.back().mode), bits);
     return true;
@@ -328,7 +332,7 @@ TEST_CASE("DPC RTL: every 128 B line of the real data files, in every mode, thro
     return compare_encoding(r, bits);
   };
   d.next_input = [&](uint64_t i, DBench::In& bits) {
-    if (i >= lines.size()) return false;
+    if (i >= n) return false;
     dq.push_back(make_decoding(request(i).enc));
     dpc_pack_decompressor_in(dq.back().enc, bits);
     return true;
@@ -340,7 +344,7 @@ TEST_CASE("DPC RTL: every 128 B line of the real data files, in every mode, thro
     return compare_decoding(x, bits);
   };
   sc_core::sc_start();
-  require_clean(c, lines.size(), RtlDpcCodec::kCompressLatency);
-  require_clean(d, lines.size(), RtlDpcCodec::kDecompressLatency);
+  require_clean(c, n, RtlDpcCodec::kCompressLatency);
+  require_clean(d, n, RtlDpcCodec::kDecompressLatency);
 }
 #endif
