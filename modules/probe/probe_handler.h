@@ -21,12 +21,15 @@
 // Incoming probes wait in the incoming queue; the head asks the L1 for a peer lookup
 // (Cache::peer_lookup: served only in a cycle whose lookup slot local accesses leave free), one
 // at a time. Deflection (§III-F) when the incoming queue holds `incoming_queue` probes:
-//   deflection = ni (default): the core still ejects an arriving probe but passes it straight to
-//     its forwarded-probe queue without a lookup (to its next target, or back to its requester);
-//   deflection = router: the handler sets its NI's refusal flag and the router redirects further
-//     probes (ProbeFabric's HeadHook), the paper's mechanism. On hpca6x6 (1 VC per port, XY) the
-//     turns a redirect adds can deadlock the request network (seen on 2mm / spmv small runs), so
-//     it is not the default; probes already on their way are still taken (incoming_overflow);
+//   deflection = router (the hpca6x6 overlays): the handler sets its NI's refusal flag and the
+//     router redirects further probes (ProbeFabric's HeadHook), the paper's mechanism. A redirect
+//     adds turns XY routing forbids, which deadlocked hpca6x6's single VC (2mm, spmv, conv2d), so
+//     it needs an escape VC on the request network that only deflected probes use
+//     (noc.escape_vcs = 1, noc.router.vcs_per_vnet = 2; an error otherwise); a probe is deflected
+//     at most once, and probes already on their way are still taken (incoming_overflow);
+//   deflection = ni (the default, for networks without an escape VC): the core still ejects an
+//     arriving probe but passes it straight to its forwarded-probe queue without a lookup (to its
+//     next target, or back to its requester), so it waits for the busy core's injection;
 //   deflection = off: probes queue without bound.
 // Either way the request network never blocks at an SM (probes are always ejected). A lookup
 // waits while its result's queue (replies to incoming probes / forwarded probes) is full.
@@ -148,9 +151,9 @@ class ProbeHandler : public sc_core::sc_module, public SmFrontStage, private Tic
       GPUSC_PARAM_R(nonshared_queue, 1, 4096, "non-shared requests waiting for injection [messages]");
       GPUSC_PARAM_R(up_queue, 1, 4096, "reply-network messages waiting for the L1 [messages]");
       GPUSC_PARAM_C(deflection, "ni|router|off",
-                    "deflect probes arriving at a core whose incoming queue is full (000 §III-F): ni = the core takes "
-                    "the probe and sends it straight on (no lookup), router = its router redirects it (HeadHook; with "
-                    "1 VC and XY routing the extra turns can deadlock the request network), off = queue them");
+                    "deflect probes arriving at a core whose incoming queue is full (000 §III-F): router = its router "
+                    "redirects it on the request network's escape VC (needs noc.escape_vcs >= 1; the hpca6x6 overlays "
+                    "set it), ni = the core takes the probe and sends it straight on (no lookup), off = queue them");
       GPUSC_PARAM(seed, "seed of the selector and probe-count draws (core i uses seed + i)");
       GPUSC_PARAM(predictor, "PC-based sharing predictor (sharing = predictor)");
     }

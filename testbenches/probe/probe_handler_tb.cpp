@@ -85,14 +85,16 @@ struct Unused : sc_core::sc_module {
   }
 };
 
-noc::Network::Params net_params() {
+// escape: a second VC kept for deflected probes (deflection = router needs it).
+noc::Network::Params net_params(bool escape = false) {
   noc::Network::Params n;
   n.topology = "mesh";
   n.k = 2;
   n.m = 2;
   n.routing = "xy";
   n.router.vnets = 1;
-  n.router.vcs_per_vnet = 1;
+  n.router.vcs_per_vnet = escape ? 2 : 1;
+  n.escape_vcs = escape ? 1 : 0;
   n.router.vc_depth = 8;
   n.ni.flit_bytes = 32;
   n.ni.header_bytes = 8;
@@ -112,7 +114,7 @@ ProbeHandler::Params oracle_params(unsigned c = 2, unsigned s = 1, std::string s
 struct Bench {
   ClockDomain core{"core_clk", 1400}, noc_clk{"noc_clk", 700};
   NodeNumbering ids;
-  noc::Network req{"req", net_params(), noc_clk}, rep{"rep", net_params(), noc_clk};
+  noc::Network req, rep;
   PayloadPool pool;
   std::vector<unsigned> nodes{0, 1, 2};
   std::unique_ptr<ProbeFabric> fabric;
@@ -123,7 +125,10 @@ struct Bench {
   MockMemory mem;
   Unused unused_mem{"unused_mem"};
 
-  explicit Bench(const ProbeHandler::Params& p, uint64_t mem_latency = 200) : mem("mem", core, mem_latency) {
+  explicit Bench(const ProbeHandler::Params& p, uint64_t mem_latency = 200)
+      : req("req", net_params(p.deflection == "router"), noc_clk),
+        rep("rep", net_params(), noc_clk),
+        mem("mem", core, mem_latency) {
     ids.add_block(4);
     fabric = std::make_unique<ProbeFabric>(SmFrontBlockContext{core, nodes, 0, req, rep, 0, 0, ids}, p.deflection == "router");
     for (unsigned i = 0; i < kCores; ++i) {
@@ -470,4 +475,30 @@ TEST_CASE("probe handler: DP / PP without ORACLE sharing is a clear error", "[pr
   p.location = "nearest";
   p.sharing = "predictor";
   REQUIRE_THROWS_WITH(Bench(p), Catch::Contains("location' = nearest") && Catch::Contains("needs sharing = oracle"));
+}
+
+TEST_CASE("probe handler: router deflection without an escape VC on the request network is a clear error",
+          "[probe][handler][params][deflection]") {
+  Bench b(oracle_params(2, 1));  // deflection = ni: one VC per port
+  REQUIRE_THROWS_WITH(ProbeFabric(SmFrontBlockContext{b.core, b.nodes, 0, b.req, b.rep, 0, 0, b.ids}, true),
+                      Catch::Contains("deflection = router needs an escape VC") &&
+                          Catch::Contains("noc.escape_vcs = 1"));
+}
+
+TEST_CASE("probe handler: a probe already deflected once is taken at a second refusing core, not deflected again",
+          "[probe][handler][deflection]") {
+  ProbeHandler::Params p = oracle_params(2, 1);
+  p.deflection = "router";
+  Bench b(p);  // index selector: core 0 probes 1 then 2
+  b.load(2, 1, 0x5000);
+  b.load(0, 400, 0x5000);
+  b.fabric->set_refusing(1, true);  // deflected at 1 onto the escape VC, to core 2...
+  b.fabric->set_refusing(2, true);  // ...which refuses too: it takes the probe (it has the line)
+  b.run(2000);
+  b.require_drained({1, 0, 1});
+  CHECK(b.fabric->deflections() == 1);
+  CHECK(b.stat(0, "remote_answers") == 1);
+  CHECK(b.stat(2, "data_replies_sent") == 1);
+  CHECK(b.stat(2, "skipped_targets") == 1);
+  CHECK(b.mem.reads_from(0, 0x5000) == 0);
 }
