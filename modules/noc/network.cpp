@@ -75,7 +75,12 @@ void Network::check_config() const {
   if (clk_.lanes() > 1 && p_.topology != "crossbar" && clk_.lanes() > groups)
     error(name(), "the clock domain has ", clk_.lanes(), " lanes but the ", p_.topology, " has ", groups,
           p_.topology == "mesh" ? " rows" : " nodes", " to split among them");
-  if (p_.topology == "mesh") {
+  if (p_.topology != "mesh" && !p_.routing.empty())
+    error(name(), "routing '", p_.routing, "' is a mesh routing; a ", p_.topology,
+          p_.topology == "ring" ? " routes by the shortest direction with dateline virtual channels"
+                                : " routes by destination tag",
+          " and takes no routing: leave routing empty");
+  if (p_.topology == "mesh" && !p_.routing.empty()) {
     const auto r = split_dash(p_.routing);
     if (r.size() != 1 && r.size() != p_.router.vnets)
       error(name(), "routing '", p_.routing, "' names ", r.size(), " functions for ", p_.router.vnets,
@@ -88,7 +93,7 @@ void Network::check_config() const {
 std::unique_ptr<RouteFunc> Network::make_route() const {
   if (p_.topology == "ring") return std::make_unique<RingRoute>(p_.k, p_.router.vcs_per_vnet);
   if (p_.topology == "crossbar") return std::make_unique<CrossbarRoute>(p_.router.vcs_per_vnet);
-  const auto r = split_dash(p_.routing);
+  const auto r = split_dash(p_.routing.empty() ? "xy" : p_.routing);
   std::vector<bool> yx(p_.router.vnets);
   for (unsigned v = 0; v < p_.router.vnets; ++v) yx[v] = (r.size() == 1 ? r[0] : r[v]) == "yx";
   if (p_.escape_vcs > 0) return std::make_unique<MeshEscapeRoute>(p_.k, p_.m, yx, p_.router.vcs_per_vnet, p_.escape_vcs);

@@ -95,7 +95,10 @@ class MeshGpu {
 
   // Runs until the workload has finished and every write ack is back, or max_cycles core cycles.
   // Returns true when the workload finished.
-  bool run(uint64_t max_cycles, const Platform::ProgressFn& progress = {}) { return platform_.run(max_cycles, progress); }
+  bool run(uint64_t max_cycles, const Platform::ProgressFn& progress = {}, uint64_t stall_cycles = 0) {
+    return platform_.run(max_cycles, progress, stall_cycles);
+  }
+  Platform::Stop stop() const { return platform_.stop(); }  // why run() returned
 
   // The effective configuration: p with every memory-partition and SM-side stage's parameters
   // filled in.

@@ -212,7 +212,10 @@ class MultiGpu {
   MultiGpu(const MultiGpu&) = delete;
   MultiGpu& operator=(const MultiGpu&) = delete;
 
-  bool run(uint64_t max_cycles, const Platform::ProgressFn& progress = {}) { return platform_->run(max_cycles, progress); }
+  bool run(uint64_t max_cycles, const Platform::ProgressFn& progress = {}, uint64_t stall_cycles = 0) {
+    return platform_->run(max_cycles, progress, stall_cycles);
+  }
+  Platform::Stop stop() const { return platform_->stop(); }  // why run() returned
 
   const Params& params() const { return p_; }  // with the stages' effective parameters
   unsigned gpus() const { return p_.gpus; }
