@@ -66,6 +66,11 @@ void Network::check_config() const {
     error(name(), "ring needs router.vcs_per_vnet >= 2 (two dateline VC classes to stay deadlock-free), got ",
           p_.router.vcs_per_vnet);
   if (p_.topology == "ring" && n < 2) error(name(), "ring needs at least 2 nodes");
+  if (p_.escape_vcs > 0 && p_.topology != "mesh")
+    error(name(), "escape_vcs = ", p_.escape_vcs, " is for a mesh; a ", p_.topology, " has no escape VCs");
+  if (p_.escape_vcs >= p_.router.vcs_per_vnet)
+    error(name(), "escape_vcs = ", p_.escape_vcs, " leaves no VC for other packets: router.vcs_per_vnet = ",
+          p_.router.vcs_per_vnet, " must be larger");
   const unsigned groups = p_.topology == "mesh" ? p_.m : p_.topology == "ring" ? p_.k : 1;
   if (clk_.lanes() > 1 && p_.topology != "crossbar" && clk_.lanes() > groups)
     error(name(), "the clock domain has ", clk_.lanes(), " lanes but the ", p_.topology, " has ", groups,
@@ -91,6 +96,7 @@ std::unique_ptr<RouteFunc> Network::make_route() const {
   const auto r = split_dash(p_.routing.empty() ? "xy" : p_.routing);
   std::vector<bool> yx(p_.router.vnets);
   for (unsigned v = 0; v < p_.router.vnets; ++v) yx[v] = (r.size() == 1 ? r[0] : r[v]) == "yx";
+  if (p_.escape_vcs > 0) return std::make_unique<MeshEscapeRoute>(p_.k, p_.m, yx, p_.router.vcs_per_vnet, p_.escape_vcs);
   return std::make_unique<MeshDorRoute>(p_.k, p_.m, yx, p_.router.vcs_per_vnet);
 }
 
@@ -113,7 +119,7 @@ void Network::build_interfaces() {
   nis_.init(n, [&](const char* nm, size_t i) {
     const unsigned lane = lane_of(static_cast<unsigned>(i));
     return new NetworkInterface(nm, p_.ni, static_cast<unsigned>(i), n, p_.router.vnets, p_.router.vcs_per_vnet,
-                                p_.router.vc_depth, clk_, pools_[lane], lane);
+                                p_.router.vc_depth, clk_, pools_[lane], lane, p_.escape_vcs);
   });
 }
 

@@ -40,6 +40,7 @@ class Network : public sc_core::sc_module {
     std::string routing;            // mesh: per virtual network, '-' separated; empty = xy (mesh only)
     unsigned link_latency = 1;
     unsigned credit_latency = 1;
+    unsigned escape_vcs = 0;        // VCs per vnet kept for packets a HeadHook redirected (mesh)
     Router::Params router;
     NetworkInterface::Params ni;
     template <class F> static void describe(F&& f) {
@@ -52,6 +53,10 @@ class Network : public sc_core::sc_module {
                            "their own routing and need it empty");
       GPUSC_PARAM_R(link_latency, 1, 1000, "router-to-router and NI channel traversal [cycles]");
       GPUSC_PARAM_R(credit_latency, 1, 1000, "credit return [cycles]");
+      GPUSC_PARAM_R(escape_vcs, 0, 15,
+                    "mesh: the last VCs of each virtual network, kept for packets a head hook redirected (probe "
+                    "deflection, paper 000 §III-F), which may turn where dimension-order routing may not; 0: none, "
+                    "redirected packets share the VCs (a deadlock risk) [count]");
       GPUSC_PARAM(router, "router parameters");
       GPUSC_PARAM(ni, "network-interface parameters");
     }

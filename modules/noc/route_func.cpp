@@ -1,5 +1,7 @@
 #include "noc/route_func.h"
 
+#include "common/report.h"
+
 namespace gpusc::noc {
 
 MeshDorRoute::MeshDorRoute(unsigned k, unsigned m, std::vector<bool> yx_per_vnet, unsigned vcs_per_vnet)
@@ -55,6 +57,32 @@ void MeshDorRoute::route(unsigned router, unsigned, unsigned, const Flit& head, 
 UnicastRoute MeshDorRoute::route_unicast(unsigned router, unsigned, unsigned, const Flit& head) const {
   const unsigned lo = head.vnet * vpv_;
   return {port_towards(router, head.dest, head.vnet), lo, lo + vpv_};
+}
+
+MeshEscapeRoute::MeshEscapeRoute(unsigned k, unsigned m, std::vector<bool> yx_per_vnet, unsigned vcs_per_vnet,
+                                 unsigned escape_vcs)
+    : MeshDorRoute(k, m, std::move(yx_per_vnet), vcs_per_vnet), esc_(escape_vcs) {
+  if (esc_ == 0 || esc_ >= vcs_per_vnet)
+    error("gpusc.noc.route", "escape_vcs = ", esc_, " must be at least 1 and below the ", vcs_per_vnet,
+          " VCs per virtual network (a VC must stay for other packets)");
+}
+
+void MeshEscapeRoute::route(unsigned router, unsigned in_port, unsigned in_vc, const Flit& head,
+                            std::vector<RouteBranch>& out) const {
+  const size_t first = out.size();
+  MeshDorRoute::route(router, in_port, in_vc, head, out);
+  const bool escaped = head.pkt && head.pkt->escaped;  // (a multicast is never redirected)
+  for (size_t i = first; i < out.size(); ++i) {
+    if (escaped) out[i].vc_lo = out[i].vc_hi - esc_;
+    else out[i].vc_hi -= esc_;
+  }
+}
+
+UnicastRoute MeshEscapeRoute::route_unicast(unsigned router, unsigned in_port, unsigned in_vc, const Flit& head) const {
+  UnicastRoute r = MeshDorRoute::route_unicast(router, in_port, in_vc, head);
+  if (head.pkt->escaped) r.vc_lo = r.vc_hi - esc_;
+  else r.vc_hi -= esc_;
+  return r;
 }
 
 RingRoute::RingRoute(unsigned n, unsigned vcs_per_vnet) : n_(n), vpv_(vcs_per_vnet) {}

@@ -56,6 +56,24 @@ class MeshDorRoute : public RouteFunc {
   std::vector<uint16_t> x_, y_;         // [node] coordinates (no division per packet)
 };
 
+// MeshDorRoute with escape VCs (Network::Params::escape_vcs > 0; a class of its own so that a
+// mesh without them pays nothing): the last escape_vcs VCs of each virtual network carry only
+// packets a HeadHook redirected (Packet::escaped), the others only the rest. A redirect starts a
+// new dimension-order route where the packet is, which may take a turn the order forbids (Y then
+// X under XY) and so close a cycle of channel dependences; on VCs of their own, where every route
+// is dimension-order from its start and a packet is redirected at most once (the hook's rule),
+// redirected packets cannot close one, and they never wait for the other VCs.
+class MeshEscapeRoute : public MeshDorRoute {
+ public:
+  MeshEscapeRoute(unsigned k, unsigned m, std::vector<bool> yx_per_vnet, unsigned vcs_per_vnet, unsigned escape_vcs);
+  void route(unsigned router, unsigned in_port, unsigned in_vc, const Flit& head,
+             std::vector<RouteBranch>& out) const override;
+  UnicastRoute route_unicast(unsigned router, unsigned in_port, unsigned in_vc, const Flit& head) const override;
+
+ private:
+  unsigned esc_;
+};
+
 // Shortest-direction routing on a bidirectional ring of n routers with a dateline between
 // router n-1 and 0: each virtual network's VCs split into two classes, and a packet keeps one
 // class for its whole route: class 1 (upper half) when its route crosses the dateline, class 0
