@@ -217,6 +217,7 @@ template <class Bench> void require_clean(const Bench& b, uint64_t n, unsigned l
   CHECK(r.full_speed_beats >= std::min<uint64_t>(n, 2000));
 }
 
+#ifdef GPUSC_DATA_DIR
 std::vector<Line> data_lines(std::vector<std::string>& files) {
   std::vector<Line> lines;
   std::vector<std::filesystem::path> paths;
@@ -235,6 +236,7 @@ std::vector<Line> data_lines(std::vector<std::string>& files) {
   }
   return lines;
 }
+#endif
 
 }  // namespace
 
