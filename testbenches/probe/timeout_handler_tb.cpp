@@ -145,7 +145,7 @@ TEST_CASE("timeout: a late probe reply racing the L2 reply, both orders: one ans
   CHECK(b.th.tracked() == 0);
 }
 
-TEST_CASE("timeout: a request a probe answers after its L2 send frees its entry at once; the L2 reply is dropped later") {
+TEST_CASE("timeout: a request a probe answers after its L2 send frees its entry at once, the L2 reply is dropped later") {
   // §III-F: the handler tracks up to 32 outstanding requests, the MSHR size: an entry lives as
   // long as the miss's MSHR. Until 2026-12 the entry stayed until the L2 reply, so a full
   // handler refused further shared misses while their MSHRs were free.

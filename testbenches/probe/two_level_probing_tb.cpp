@@ -173,7 +173,7 @@ TEST_CASE("two-level: nobody has the line -> early release, a failed second leve
   CHECK((t.failed() == 2 && t.found() == 0));
 }
 
-TEST_CASE("two-level: a group the L2 answered is no longer tracked; its probes still out come back stale") {
+TEST_CASE("two-level: a group the L2 answered is no longer tracked, its probes still out come back stale") {
   // §III-F: up to 32 tracked requests, the MSHR size. Until 2026-12 a group answered by the L2
   // (after its timeout) stayed tracked until its last probe was back.
   P x = ip(5, 2, 1.0);

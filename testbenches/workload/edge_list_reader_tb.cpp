@@ -39,7 +39,7 @@ TEST_CASE("edge list: comments, CRLF and first-seen remapping of non-contiguous 
   REQUIRE(!g.has_values());
 }
 
-TEST_CASE("edge list: symmetrize adds reverse arcs once; self loops dropped by flag") {
+TEST_CASE("edge list: symmetrize adds reverse arcs once, self loops dropped by flag") {
   std::istringstream in1(kFile), in2(kFile), in3(kFile);
   EdgeListOptions o;
   o.keep_self_loops = false;

@@ -10,7 +10,7 @@
 using namespace gpusc;
 using Catch::Matchers::Contains;
 
-TEST_CASE("SeededRng: below() stays in range and is close to uniform; same seed same sequence") {
+TEST_CASE("SeededRng: below() stays in range and is close to uniform, same seed same sequence") {
   SeededRng r(42), r2(42), r3(43);
   std::vector<unsigned> count(10, 0);
   for (int i = 0; i < 100000; ++i) {

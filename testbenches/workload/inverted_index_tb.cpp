@@ -88,7 +88,7 @@ TEST_CASE("inverted-index: the map's byte loads, the NUL over the quote, url_off
   CHECK(int32_t(st.at(key1 + 12)) == hash_of("http://x/a"));
 }
 
-TEST_CASE("inverted-index: the generated corpus is seeded HTML with skewed links; bad input is an error",
+TEST_CASE("inverted-index: the generated corpus is seeded HTML with skewed links, bad input is an error",
           "[workload][inverted-index]") {
   const auto a = generated_html(50000, 1000, 3), b = generated_html(50000, 1000, 3);
   CHECK(a == b);

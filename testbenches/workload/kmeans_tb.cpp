@@ -46,7 +46,7 @@ TEST_CASE("kmeans: memberships and convergence after two launches (worked by han
   }
 }
 
-TEST_CASE("kmeans: centroids in constant memory cause no global loads; max_iterations caps launches") {
+TEST_CASE("kmeans: centroids in constant memory cause no global loads, max_iterations caps launches") {
   KmeansWorkload w(small(true), two_blobs());
   auto k = w.next_kernel();
   const AccessCount c = count_accesses(w.address_space(), *k);

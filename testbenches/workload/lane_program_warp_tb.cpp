@@ -65,7 +65,7 @@ TEST_CASE("lane program warp: loops reconverge, ifs issue with the lanes taking 
     if (in.op == WarpInstr::Op::Store) CHECK(in.data[3] == 0u);
 }
 
-TEST_CASE("lane program warp: skipped positions keep later instructions together; a mismatch is an error",
+TEST_CASE("lane program warp: skipped positions keep later instructions together, a mismatch is an error",
           "[workload][lane-program]") {
   auto branchy = [](bool take) {
     return std::make_unique<StepProgram>([take](unsigned s, uint32_t& loop, OpList& o) {

@@ -148,7 +148,7 @@ TEST_CASE("mars runtime: map, group and reduce give the hand results and leave t
   CHECK(launches > bitonic + 20);
 }
 
-TEST_CASE("mars runtime: a map-only job has no group; emitting nothing is an error", "[workload][mars]") {
+TEST_CASE("mars runtime: a map-only job has no group, emitting nothing is an error", "[workload][mars]") {
   ToyWorkload w(10, MarsWorkflow::MapOnly);
   CHECK(w.launches() == 5);  // map_count, three one-block scans, map
   REQUIRE_THROWS_WITH(w.job->groups(), Contains("map-only"));

@@ -54,7 +54,7 @@ TEST_CASE("mars scan: 1000 elements in two blocks, recursive block sums, exclusi
   CHECK(mem.at(sums + 4) == r[512]);
 }
 
-TEST_CASE("mars scan: one block is one launch of n / 2 threads; the loads read the input once each",
+TEST_CASE("mars scan: one block is one launch of n / 2 threads, the loads read the input once each",
           "[workload][mars-scan]") {
   AddressSpace sp;
   const uint64_t in = sp.allocate("in", 32);

@@ -48,7 +48,7 @@ TEST_CASE("Matrix Market: real general with comments, CRLF and a trailing blank 
   REQUIRE(g.values[3] == Approx(-0.2f));
 }
 
-TEST_CASE("Matrix Market: pattern symmetric mirrors off-diagonal entries; integer values") {
+TEST_CASE("Matrix Market: pattern symmetric mirrors off-diagonal entries, integer values") {
   const CsrGraph g = parse(
       "%%MatrixMarket matrix coordinate pattern symmetric\n3 3 3\n2 1\n3 3\n3 2\n");
   REQUIRE(!g.has_values());

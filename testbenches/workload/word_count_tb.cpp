@@ -146,7 +146,7 @@ TEST_CASE("word-count: the group stage sorts the words and finds one group per d
   CHECK(out.at(36) == le(std::string("ORK\0", 4).data()));
 }
 
-TEST_CASE("word-count: Mars's 2 KB blocks split at word ends; a bad text is an error", "[workload][word-count]") {
+TEST_CASE("word-count: Mars's 2 KB blocks split at word ends, a bad text is an error", "[workload][word-count]") {
   WordCountWorkload::Params p;
   p.record_bytes = 4;
   WordCountWorkload w(p, kText);
