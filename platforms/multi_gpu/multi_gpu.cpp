@@ -128,6 +128,9 @@ MultiGpu::Params MultiGpu::checked(const Params& p, const McStageRegistry& stage
       error(w, "dualopt.codec.data_bytes (", d.codec.data_bytes, ") must equal the word-mask granularity (",
             d.front.word_bytes, " B)");
   }
+  if (p.migration.enabled && d.mode != "off")
+    error(w, "migration.enabled with dualopt.mode = ", d.mode,
+          ": the page-migration baseline and DUALOPT are separate configurations (one of them off)");
   if (d.caching() && d.rdma_cache.line_bytes != p.l1.line_bytes)
     error(w, "dualopt.rdma_cache.line_bytes (", d.rdma_cache.line_bytes, ") must equal l1.line_bytes (",
           p.l1.line_bytes, ")");
@@ -157,6 +160,10 @@ void MultiGpu::distribute_pages(const Workload& w) {
       for (uint64_t i = 0; i < n; ++i) mapper_->map((first + i) * page, static_cast<unsigned>((first + i) % G));
       continue;
     }
+    if (p_.page_map.kind == "first-gpu") {  // MGPUSim's AllocateUnified: every page on the first GPU
+      for (uint64_t i = 0; i < n; ++i) mapper_->map((first + i) * page, 0);
+      continue;
+    }
     // MGPUSim's distributor: n / G pages per GPU in GPU order, the rest on the last GPU used.
     const uint64_t per = n / G, use = per > 0 ? std::min(n / per, G) : 0;
     uint64_t i = 0;
@@ -182,6 +189,11 @@ GpuBlock::Params MultiGpu::block_params() const {
     b.sm_front.stages = {"mask_mshr"};
     b.sm_front.stage_params = json::object();
     b.sm_front.stage_params["mask_mshr"] = params_to_json(p_.dualopt.front);
+  }
+  if (p_.migration.enabled) {
+    b.sm_front.stages = {"page_fault"};
+    b.sm_front.stage_params = json::object();
+    b.sm_front.stage_params["page_fault"] = params_to_json(p_.migration.stage);
   }
   return b;
 }
@@ -215,6 +227,7 @@ MultiGpu::MultiGpu(const Params& p, Workload& workload, const McStageRegistry& s
       };
     });
   }
+  if (p_.migration.enabled) build_migration();
   const GpuBlock::Params bp = block_params();
   gpus_.init(p_.gpus, [&](const char* nm, size_t g) {
     GpuBlock::Context ctx{{core_, noc_clk_, dram_clk_}, *mapper_, ids_, stages, static_cast<unsigned>(g)};
@@ -237,6 +250,37 @@ MultiGpu::MultiGpu(const Params& p, Workload& workload, const McStageRegistry& s
       for (auto& c : rdma_caches_) c->request_flush();
     });
   add_summary();
+}
+
+void MultiGpu::build_migration() {
+  multigpu::PageMigrationEngine::Hooks h;
+  h.owner = [this](uint64_t addr) { return gpu_of_address(addr); };
+  h.move = [this](uint64_t page_addr, unsigned to) { mapper_->move(page_addr, to); };
+  h.flush = [this](unsigned g, uint64_t page_addr, bool page_only) {
+    const uint64_t end = page_addr + p_.page_map.page_bytes;
+    std::function<bool(uint64_t)> which;
+    if (page_only) which = [page_addr, end](uint64_t line) { return line >= page_addr && line < end; };
+    for (unsigned i = 0; i < p_.sms; ++i) gpus_[g].sm(i).l1().invalidate(which);
+    for (unsigned i = 0; i < p_.mcs; ++i) gpus_[g].mc(i).l2().invalidate(which);
+  };
+  h.flushed = [this](unsigned g) {
+    for (unsigned i = 0; i < p_.mcs; ++i)
+      if (!gpus_[g].mc(i).idle()) return false;
+    return true;
+  };
+  migration_ = std::make_unique<multigpu::PageMigrationEngine>("page_migration", p_.migration.engine, p_.gpus,
+                                                               p_.page_map.page_bytes, core_, std::move(h));
+  front_ = paper_sm_front_stages();
+  multigpu::register_page_fault_stage(front_, [this](unsigned node) {
+    multigpu::PageFaultStage::Context c;
+    c.engine = migration_.get();
+    c.gpu = gpu_of_node(node);
+    c.owner = [this](uint64_t addr) { return gpu_of_address(addr); };
+    c.route = [this](tlm::tlm_generic_payload& gp, MemExt& e) {
+      e.dst = ids_.partition_node(mapper_->partition(gp.get_address()), "multi_gpu.page_fault");
+    };
+    return c;
+  });
 }
 
 uint64_t MultiGpu::physical(uint64_t addr) const {
@@ -494,6 +538,12 @@ void MultiGpu::add_summary() {
       for (auto& c : coalescers_) packets += c->packets(), responses += c->responses();
       s["codec_packets"] = packets;
       s["codec_responses"] = responses;
+    }
+    if (migration_) {
+      s["pm_faults"] = migration_->faults();
+      s["pm_migrations"] = migration_->migrations();
+      s["pm_pages_moved"] = mapper_->moves();
+      s["pm_busy_ratio"] = static_cast<double>(migration_->busy_cycles()) / std::max<uint64_t>(1, platform_->cycles());
     }
     if (!rdma_caches_.empty()) {
       uint64_t reads = 0, fetches = 0;

@@ -104,6 +104,8 @@
 #include "sm/sm_core.h"
 #include "multigpu/decision_engine.h"
 #include "multigpu/mask_mshr_stage.h"
+#include "multigpu/page_fault_stage.h"
+#include "multigpu/page_migration_engine.h"
 #include "multigpu/rdma_cache.h"
 #include "multigpu/rdma_coalescer.h"
 #include "multigpu/rdma_decoalescer.h"
@@ -116,14 +118,15 @@ namespace gpusc {
 class MultiGpu {
  public:
   struct PageMap {
-    std::string kind = "distributed";  // distributed | interleave | first-touch
+    std::string kind = "distributed";  // distributed | interleave | first-touch | first-gpu
     uint64_t page_bytes = 4096;        // (MGPUSim: log2PageSize = 12)
     template <class F> static void describe(F&& f) {
       using S = PageMap;
-      GPUSC_PARAM_C(kind, "distributed|interleave|first-touch",
+      GPUSC_PARAM_C(kind, "distributed|interleave|first-touch|first-gpu",
                     "distributed: each array split into one contiguous run of pages per GPU (MGPUSim's driver, "
                     "the paper's baseline); interleave: page p on GPU p mod gpus; first-touch: the GPU that "
-                    "requested the page first");
+                    "requested the page first; first-gpu: every array on GPU 0 (MGPUSim's unified memory, where "
+                    "page migration distributes the pages)");
       GPUSC_PARAM_R(page_bytes, 64, uint64_t{1} << 30, "page size [bytes], a power of two (MGPUSim: 4 KB)");
     }
   };
@@ -173,6 +176,18 @@ class MultiGpu {
     bool coalescing() const { return mode == "coalescing" || mode == "dualopt"; }
     bool caching() const { return mode == "caching" || mode == "dualopt"; }
   };
+  // The page-migration baseline (004 §2.3; multigpu/page_migration_engine.h).
+  struct Migration {
+    bool enabled = false;
+    multigpu::PageMigrationEngine::Params engine;
+    multigpu::PageFaultStage::Params stage;
+    template <class F> static void describe(F&& f) {
+      using S = Migration;
+      GPUSC_PARAM(enabled, "page migration on a fault: a request to a remote page that is not pinned moves the page");
+      GPUSC_PARAM(engine, "the migration's phases and latencies (driver, IOMMU, page-migration controller)");
+      GPUSC_PARAM(stage, "per CU: the stage that holds faulting and drained requests");
+    }
+  };
   struct Params {
     unsigned gpus = 4;                // GPUs (004 §5: 4; 8 and 16 in §6.2)
     unsigned sms = 64;                // CUs per GPU (004 Table 1: 16 SEs x 4 CUs)
@@ -193,6 +208,7 @@ class MultiGpu {
     noc::BandwidthLink::Params link = link_defaults();    // each GPU's link to its switch
     Switch fabric;                                        // the switches
     Dualopt dualopt;                                      // paper 004's mechanisms (off: DCA)
+    Migration migration;                                  // the page-migration baseline (off: DCA)
     template <class F> static void describe(F&& f) {
       using S = Params;
       GPUSC_PARAM_R(gpus, 2, 64, "GPUs [count] (004: 4; 8 and 16 for scaling)");
@@ -215,6 +231,7 @@ class MultiGpu {
                         "[fabric cycles]");
       GPUSC_PARAM(fabric, "the switches: crossbars, requests on vnet 0, replies on vnet 1");
       GPUSC_PARAM(dualopt, "DUALOPT (004 §4): off (DCA baseline), coalescing, caching or dualopt");
+      GPUSC_PARAM(migration, "the page-migration baseline (004 §2.3): off (DCA) or on");
     }
     static noc::Network::Params noc_defaults();
     static SmCore::Params sm_defaults();
@@ -272,6 +289,7 @@ class MultiGpu {
   multigpu::RdmaCache* rdma_cache(unsigned g) { return rdma_caches_.empty() ? nullptr : rdma_caches_.at(g).get(); }
   multigpu::RdmaCoalescer* coalescer(unsigned g) { return coalescers_.empty() ? nullptr : coalescers_.at(g).get(); }
   multigpu::SelectiveCacheBypass* scbu(unsigned g) { return scbus_.empty() ? nullptr : scbus_.at(g).get(); }
+  multigpu::PageMigrationEngine* migration_engine() { return migration_.get(); }
   // The "physical" address the SCBU compares (see above).
   uint64_t physical(uint64_t addr) const;
 
@@ -295,6 +313,7 @@ class MultiGpu {
   void observe(unsigned g);
   void add_summary();
   void build_dualopt();
+  void build_migration();
   void apply(multigpu::DecisionEngine::Mode m);
   MsgIn& wire_request_exit(unsigned g);  // what gpu g's out(kRequest) feeds
 
@@ -312,6 +331,7 @@ class MultiGpu {
   std::vector<std::unique_ptr<multigpu::RdmaDecoalescer>> decoalescers_;
   std::vector<std::unique_ptr<multigpu::RdmaCache>> rdma_caches_;
   std::unique_ptr<multigpu::DecisionEngine> engine_;
+  std::unique_ptr<multigpu::PageMigrationEngine> migration_;
   std::unique_ptr<Platform> platform_;
   Observers obs_;
   std::vector<std::unordered_set<uint64_t>> remote_lines_;  // [gpu] distinct remote lines its L1s fetched

@@ -265,3 +265,77 @@ TEST_CASE("multi_gpu bad configurations are clear errors", "[multi_gpu][config]"
   REQUIRE_THROWS_WITH(params("dca4", {{"link", {{"bogus", 1}}}}), Catch::Contains("unknown parameter 'link.bogus'"));
   REQUIRE_THROWS_WITH(multi_gpu::preset("dca4+nope"), Catch::Contains("unknown preset 'nope'"));
 }
+
+TEST_CASE("multi_gpu page migration: each page moves once, nothing leaves for a migrating page or during a drain, "
+          "every load answered once (bfs on 4 GPUs x 4 CUs)",
+          "[multi_gpu][page_migration]") {
+  using multigpu::PageMigrationEngine;
+  auto wl = make_workload("bfs", {{"size", "small"}}, 1);
+  MultiGpu m(params("dca4+small+pm"), *wl);
+  PageMigrationEngine* e = m.migration_engine();
+  REQUIRE(e);
+  std::map<uint64_t, unsigned> moved;  // page -> GPU it moved to
+  uint64_t moved_twice = 0, drain_violations = 0, pending_violations = 0;
+  unsigned owner = ~0u;  // owner of the page being migrated
+  e->observe([&](const PageMigrationEngine::Event& ev) {
+    if (ev.kind == PageMigrationEngine::Event::Start) owner = ev.from;
+    if (ev.kind != PageMigrationEngine::Event::Moved) return;
+    moved_twice += moved.count(ev.page);
+    moved[ev.page] = ev.to;
+  });
+  std::map<const tlm::tlm_generic_payload*, int> loads;  // SM load -> replies still due
+  uint64_t loads_issued = 0, duplicates = 0, strays = 0;
+  MultiGpu::Observers o;
+  o.sm_request = [&](unsigned, unsigned, const tlm::tlm_generic_payload& gp) {
+    if (gp.get_extension<MemExt>()->kind != MemKind::Read) return;
+    ++loads_issued;
+    if (!loads.emplace(&gp, 1).second) ++duplicates;
+  };
+  o.sm_reply = [&](unsigned, unsigned, const tlm::tlm_generic_payload& gp) {
+    if (gp.get_extension<MemExt>()->kind != MemKind::Read) return;
+    const auto it = loads.find(&gp);
+    if (it == loads.end()) {
+      ++strays;
+      return;
+    }
+    loads.erase(it);
+  };
+  o.injected = [&](unsigned g, unsigned, const tlm::tlm_generic_payload& gp) {
+    const MemExt& x = *gp.get_extension<MemExt>();
+    if (x.is_reply) return;  // a request leaving an SM node
+    pending_violations += e->pending(gp.get_address());
+    const auto ph = e->phase();
+    if (ph != PageMigrationEngine::Phase::Idle && ph != PageMigrationEngine::Phase::Fault)
+      drain_violations += m.gpu_of_node(x.dst) != g || g == owner;
+  };
+  m.set_observers(o);
+  REQUIRE(m.run(20000000));
+  CHECK(e->migrations() > 0);
+  CHECK(e->faults() == e->migrations());
+  CHECK(moved.size() == e->migrations());
+  CHECK(moved_twice == 0);
+  CHECK(m.page_map().moves() == e->migrations());
+  for (const auto& [page, to] : moved) CHECK(m.gpu_of_address(page * m.params().page_map.page_bytes) == to);
+  CHECK(pending_violations == 0);
+  CHECK(drain_violations == 0);
+  CHECK(loads_issued > 0);
+  CHECK(loads.empty());
+  CHECK(duplicates == 0);
+  CHECK(strays == 0);
+  CHECK(m.remote_reads() > 0);  // pinned pages of other GPUs are read remotely
+  CHECK(m.fabric_drained());
+  CHECK(e->idle());
+  const json s = m.summary();
+  CHECK(s.at("pm_migrations").get<uint64_t>() == e->migrations());
+  CHECK(s.at("invariant_failures").empty());
+}
+
+TEST_CASE("multi_gpu page migration: first-gpu puts every array on GPU 0, and with DUALOPT it is an error",
+          "[multi_gpu][page_migration][config]") {
+  auto wl = make_workload("spmv", {{"size", "small"}}, 1);
+  MultiGpu m(params("dca4+small+pm"), *wl);
+  for (const ArrayRecord& a : wl->address_space().arrays())
+    for (uint64_t addr = a.base; addr < a.base + a.bytes; addr += 4096) CHECK(m.gpu_of_address(addr) == 0);
+  REQUIRE_THROWS_WITH(MultiGpu(params("dca4+small+pm+coalescing"), *wl),
+                      Catch::Contains("the page-migration baseline and DUALOPT are separate configurations"));
+}
