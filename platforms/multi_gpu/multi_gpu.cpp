@@ -91,7 +91,7 @@ noc::Router::Params MultiGpu::Switch::router_defaults() {
 
 noc::NetworkInterface::Params MultiGpu::Switch::ni_defaults() {
   noc::NetworkInterface::Params n;
-  n.flit_bytes = 64;  // a port moves one link-cycle (64 B) per cycle: the links set the rate
+  n.flit_bytes = 80;  // a port moves one message (up to 80 B, a line reply in 16 B link flits) per cycle
   n.header_bytes = 8;
   n.inject_queue = 8;
   n.eject_queue = 8;

@@ -20,7 +20,8 @@
 // add 140 cycles per switch crossed: the link from a GPU to its pair switch has latency 70
 // (a same-pair message crosses two such links: 140), an uplink has 140 (a message between pairs
 // crosses GPU link, uplink, uplink, GPU link: 420, three switches). The crossbars' ports are
-// 64 B wide (one link-cycle per switch cycle, so the switches never throttle below the links).
+// one 80 B flit wide (a whole message: a line reply is 80 B in 16 B link flits), so the switches
+// never throttle below the links (0.8 replies per cycle).
 // Deadlock freedom: requests and replies never share a buffer or an in-order channel:
 // virtual networks 0/1 inside each GPU (separate VCs and NI queues), one boundary port per
 // class, per-class credits on every link, virtual networks 0/1 in every switch; the tree has
