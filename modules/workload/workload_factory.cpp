@@ -3,6 +3,7 @@
 #include <functional>
 
 #include "common/report.h"
+#include "workload/aes.h"
 #include "workload/atax.h"
 #include "workload/barnes_hut.h"
 #include "workload/bfs.h"
@@ -94,6 +95,8 @@ const std::vector<Entry>& table() {
           "G = (A B)(C D), three naive launches (PolyBench/GPU 3MM)"),
       entry<TraceWorkload, Input::Files>("accel-sim",
           "an Accel-Sim trace folder (kernelslist.g + kernel-*.traceg[.xz]); params.dir or --trace-dir"),
+      entry<AesWorkload, Input::None>("aes",
+          "AES-256 encryption in place, one thread per 16-byte block, real S-box lookups (Hetero-Mark AES)"),
       entry<AtaxWorkload, Input::None>("atax",
           "y = A^T (A x), two launches (PolyBench/GPU ATAX)"),
       entry<BarnesHutWorkload, Input::Seeded>("barnes-hut",
