@@ -49,16 +49,11 @@ class BitonicWarp final : public BufferedWarpStream {
 };
 
 bool power_of_two(uint64_t x) { return x != 0 && (x & (x - 1)) == 0; }
-unsigned log2_of(uint64_t x) {
-  unsigned s = 0;
-  while ((uint64_t{1} << s) < x) ++s;
-  return s;
-}
 
 }  // namespace
 
 unsigned BitonicSortWorkload::launches(uint64_t length) {
-  const unsigned s = log2_of(length);
+  const unsigned s = static_cast<unsigned>(__builtin_ctzll(length));  // length is a power of two
   return s * (s + 1) / 2;
 }
 
