@@ -58,3 +58,19 @@ ${entries}  };
   target_link_libraries(${name} PRIVATE gpusc_${name} gpusc_run_options)
   gpusc_warnings(${name})
 endfunction()
+
+# gpusc_split_case(<case> <first> <second> <third>): the three fields of "A|B|C", for tables of
+# test cases written one string per case (a field may be a ';' argument list; it is kept whole).
+function(gpusc_split_case case_ first second third)
+  string(FIND "${case_}" "|" a)
+  string(SUBSTRING "${case_}" 0 ${a} f)
+  math(EXPR a "${a} + 1")
+  string(SUBSTRING "${case_}" ${a} -1 rest)
+  string(FIND "${rest}" "|" b)
+  string(SUBSTRING "${rest}" 0 ${b} s)
+  math(EXPR b "${b} + 1")
+  string(SUBSTRING "${rest}" ${b} -1 t)
+  set(${first} "${f}" PARENT_SCOPE)
+  set(${second} "${s}" PARENT_SCOPE)
+  set(${third} "${t}" PARENT_SCOPE)
+endfunction()

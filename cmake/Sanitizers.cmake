@@ -1,4 +1,5 @@
-# -DGPUSC_SANITIZE=ON: AddressSanitizer + UndefinedBehaviorSanitizer on everything we build.
+# -DGPUSC_SANITIZE=ON: AddressSanitizer + UndefinedBehaviorSanitizer on everything we build
+# (scripts/test --sanitize).
 # -DGPUSC_FUZZ=ON (clang only; scripts/fuzz): the same plus libFuzzer's coverage instrumentation,
 # and the fuzz/ executables.
 if(GPUSC_FUZZ)
@@ -9,6 +10,8 @@ if(GPUSC_FUZZ)
   add_compile_options(-fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer)
   add_link_options(-fsanitize=address,undefined)
 elseif(GPUSC_SANITIZE)
-  add_compile_options(-fsanitize=address,undefined -fno-omit-frame-pointer)
+  # -fno-sanitize-recover: undefined behaviour aborts the program (by default UBSan prints and
+  # goes on, and a test would pass); scripts/test --sanitize.
+  add_compile_options(-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)
   add_link_options(-fsanitize=address,undefined)
 endif()

@@ -93,8 +93,16 @@ RunOptions parse_run_options(int argc, char** argv, const Program& prog, const p
      "(repeatable; workload.params.size=small runs the kernel's small input, docs/workloads.md)")
     ("seed", po::value<Count>(), "workload seed (1)")
     ("max-cycles", po::value<Count>(), "stop after this many core cycles even if the workload is not done (20000000)")
+    ("stall-cycles", po::value<Count>(),
+     "report a deadlock (exit 4) when no SM issues an instruction or receives a reply for this many core "
+     "cycles while the workload is unfinished, e.g. flits stuck in a routing deadlock; 0 turns the watchdog "
+     "off (1000000)")
     ("out", po::value<std::string>(&o.out), "write config, summary and all stats as JSON to this file")
     ("trace", po::value<std::string>(&o.trace), "write a Perfetto/Chrome transaction trace to this file")
+    ("memory-plugin", po::value<std::string>(&o.memory_plugin),
+     "shared library with a TLM-2.0 memory model (gpusc_memory_model, platforms/memory_plugin.h) bound behind "
+     "every memory partition whose memory is \"external\" (--set mc.memory=external; docs/tlm.md)")
+    ("memory-plugin-args", po::value<std::string>(&o.memory_plugin_args), "text handed to the memory plugin")
     ("quiet", po::bool_switch(&o.quiet), "no summary table and no progress line")
     ("progress", po::bool_switch(&o.progress),
      "show the progress line (cycles, cycles/s, CTAs done, time left) even when stderr is not a terminal; "
@@ -122,12 +130,17 @@ RunOptions parse_run_options(int argc, char** argv, const Program& prog, const p
   }
   if (vm.count("max-cycles")) o.max_cycles = vm["max-cycles"].as<Count>().v;
   if (o.max_cycles == 0) usage_error(prog, desc, "--max-cycles must be at least 1");
+  if (vm.count("stall-cycles")) o.stall_cycles = vm["stall-cycles"].as<Count>().v;
   if (o.preset.empty()) usage_error(prog, desc, "--preset is empty; give a preset name (--list shows them)");
   if (o.preset.front() == '+' || o.preset.back() == '+' || o.preset.find("++") != std::string::npos)
     usage_error(prog, desc, "--preset '" + o.preset + "' has an empty part; write NAME[+OVERLAY...]");
   if (vm.count("trace-dir") && !o.kernel.empty() && o.kernel != "accel-sim")
     usage_error(prog, desc, "--trace-dir runs a trace; it cannot be combined with --kernel " + o.kernel);
   if (vm.count("trace-dir") && o.trace_dir.empty()) usage_error(prog, desc, "--trace-dir is empty; give the trace folder");
+  if (vm.count("memory-plugin") && o.memory_plugin.empty())
+    usage_error(prog, desc, "--memory-plugin needs a shared library, got an empty name");
+  if (vm.count("memory-plugin-args") && !vm.count("memory-plugin"))
+    usage_error(prog, desc, "--memory-plugin-args without --memory-plugin");
   if (vm.count("out")) check_writable(prog, desc, "--out", o.out);
   if (vm.count("trace")) check_writable(prog, desc, "--trace", o.trace);
   if (vm_out) *vm_out = std::move(vm);
@@ -249,22 +262,30 @@ void end_progress_line(const RunOptions& o) {
 }
 
 void report_run(const RunOptions& o, const Program& prog, const RunConfig& rc, const Workload& workload,
-                bool finished, double wall_seconds, json summary, const json& mechanism, const json& config) {
-  // Not finished with nothing left to simulate: every unit waits for another (event-driven
-  // ticking sleeps until a message arrives), so the run can never go on.
-  const bool stalled = !finished && !sc_core::sc_pending_activity();
+                Platform::Stop stop, double wall_seconds, json summary, const json& mechanism, const json& config) {
+  const bool finished = stop == Platform::Stop::finished;
   summary["workload"] = workload.name();
   summary["footprint_bytes"] = workload.address_space().bytes();
   summary["preset"] = o.preset;
   summary["finished"] = finished;
-  summary["stop"] = finished ? "finished" : stalled ? "deadlock" : "max_cycles";
+  summary["stop"] = finished ? "finished" : stop == Platform::Stop::deadlock ? "deadlock" : "max_cycles";
   summary["wall_seconds"] = wall_seconds;
   if (!o.quiet) print_summary(summary, mechanism);
-  if (stalled)
-    std::cerr << prog.name << ": deadlock: nothing is left to simulate at cycle " << summary.value("cycles", 0.0)
-              << " but the workload has not finished (units wait for each other or a message was lost)\n";
-  else if (!finished)
+  if (stop == Platform::Stop::deadlock) {
+    // Either nothing is left to simulate (event-driven ticking sleeps until a message arrives, so
+    // every unit waits for another or a message was lost), or units still tick but no SM made
+    // progress for --stall-cycles (e.g. packets stuck in a routing deadlock).
+    std::cerr << prog.name << ": deadlock at cycle " << static_cast<uint64_t>(summary.value("cycles", 0.0))
+              << ": the workload has not finished and ";
+    if (sc_core::sc_pending_activity())
+      std::cerr << "no SM issued an instruction or received a reply for --stall-cycles " << o.stall_cycles
+                << " cycles while events were still pending (packets stuck in a network, a unit waiting forever, or a "
+                   "latency longer than the limit)\n";
+    else
+      std::cerr << "nothing is left to simulate (units wait for each other or a message was lost)\n";
+  } else if (!finished) {
     std::cerr << prog.name << ": stopped at --max-cycles " << o.max_cycles << " before the workload finished\n";
+  }
   if (o.out.empty()) return;
   json out = collect_stats();
   out["config"] = config;  // with the stages' effective parameters

@@ -4,12 +4,15 @@
 // trace folder) and --seed, then each --set
 // KEY=VALUE; the "workload" section split off. Everything a user can get wrong is an error
 // naming the option, the file or the key, before the simulation starts:
-//   * counts (--seed, --max-cycles) are whole non-negative numbers: "-1", "1e3", "12x" refused;
+//   * counts (--seed, --max-cycles, --stall-cycles) are whole non-negative numbers: "-1", "1e3",
+//     "12x" refused;
 //   * a --config file must hold a JSON object; a null anywhere in it is refused (JSON merge patch
 //     would silently delete that part of the preset); "workload" must be an object with only
 //     name, params and seed;
 //   * an empty preset name or an empty part of one ("ics8x8+") is refused;
-//   * --out and --trace must be non-empty and writable: checked up front by creating the file.
+//   * --out and --trace must be non-empty and writable: checked up front by creating the file;
+//   * --memory-plugin LIB.so binds a third-party memory behind every partition with memory =
+//     "external" (platforms/memory_plugin.h); an external memory without it is an error.
 // A platform adds its own options (a description) and its --list text. run_main() is a whole
 // platform binary's sc_main: options, configuration, workload, the run, the summary table and
 // the stats JSON; a platform gives its name, usage, presets and how to build itself.
@@ -29,6 +32,7 @@
 #include "common/params.h"
 #include "common/trace.h"
 #include "gpu/platform.h"
+#include "platforms/memory_plugin.h"
 #include "workload/kernel.h"
 #include "workload/workload_factory.h"
 
@@ -47,9 +51,9 @@ void validate(boost::any& out, const std::vector<std::string>& values, Count*, i
 void validate(boost::any& out, const std::vector<std::string>& values, Fraction*, int);
 
 struct RunOptions {
-  std::string preset, config, kernel, trace_dir, out, trace;
+  std::string preset, config, kernel, trace_dir, out, trace, memory_plugin, memory_plugin_args;
   std::vector<std::string> sets;
-  uint64_t seed = 1, max_cycles = 20000000;
+  uint64_t seed = 1, max_cycles = 20000000, stall_cycles = 1000000;
   bool seed_given = false, quiet = false, progress = false;
 };
 
@@ -86,9 +90,10 @@ void print_summary(const json& s, const json& mechanism);
 // After a run: completes the summary (workload, footprint, preset, finished, stop = finished |
 // max_cycles | deadlock, wall time), prints it unless --quiet, says why an unfinished run stopped,
 // writes --out (every stat, the effective config, the workload and the summary).
-// Exit status of run_main: 0 finished, 1 error, 2 usage, 3 stopped by --max-cycles, 4 deadlock.
+// Exit status of run_main: 0 finished, 1 error, 2 usage, 3 stopped by --max-cycles, 4 deadlock
+// (Platform::Stop: nothing left to simulate, or no SM progress for --stall-cycles).
 void report_run(const RunOptions& o, const Program& prog, const RunConfig& rc, const Workload& workload,
-                bool finished, double wall_seconds, json summary, const json& mechanism, const json& config);
+                Platform::Stop stop, double wall_seconds, json summary, const json& mechanism, const json& config);
 
 // The progress display of a run: one line on stderr, rewritten in place (simulated cycles,
 // cycles per second, the running kernel's CTAs done / total and the time left for that kernel);
@@ -97,7 +102,7 @@ Platform::ProgressFn progress_line(const RunOptions& o);
 // Clears the progress line, if one was drawn.
 void end_progress_line(const RunOptions& o);
 
-// A platform binary's sc_main. P has Params (params_from_json), run(max_cycles, progress) -> bool,
+// A platform binary's sc_main. P has Params (params_from_json), run(max_cycles, progress, stall_cycles) -> bool, stop(),
 // summary(), mechanism_summary() and params(); make(params, workload) builds one.
 template <class P>
 int run_main(int argc, char** argv, const Program& prog, const std::function<json(const std::string&)>& preset,
@@ -109,23 +114,30 @@ int run_main(int argc, char** argv, const Program& prog, const std::function<jso
     const auto p = params_from_json<typename P::Params>(rc.platform, "");
     auto workload = make_workload(rc.kernel, rc.kernel_params, rc.seed);
     std::unique_ptr<P> platform = make(p, *workload);
+    std::unique_ptr<MemoryPlugin> plugin;  // its models go before the platform they are bound to
+    if (!o.memory_plugin.empty()) {
+      plugin = std::make_unique<MemoryPlugin>(o.memory_plugin, o.memory_plugin_args);
+      plugin->bind(platform->platform());
+    } else {
+      require_no_external_memory(platform->platform());
+    }
     std::unique_ptr<TraceWriter> trace;
     if (!o.trace.empty()) {
       trace = std::make_unique<TraceWriter>(o.trace);
       attach_trace(trace.get());
     }
     const auto t0 = std::chrono::steady_clock::now();
-    const bool finished = platform->run(o.max_cycles, progress_line(o));
+    const bool finished = platform->run(o.max_cycles, progress_line(o), o.stall_cycles);
     end_progress_line(o);
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (trace) {
       attach_trace(nullptr);
       trace->close();
     }
-    report_run(o, prog, rc, *workload, finished, wall, platform->summary(), platform->mechanism_summary(),
+    const Platform::Stop stop = platform->stop();
+    report_run(o, prog, rc, *workload, stop, wall, platform->summary(), platform->mechanism_summary(),
                params_to_json(platform->params()));
-    if (finished) return 0;
-    return sc_core::sc_pending_activity() ? 3 : 4;  // stopped by --max-cycles : deadlock
+    return finished ? 0 : stop == Platform::Stop::deadlock ? 4 : 3;
   } catch (const sc_core::sc_report& e) {
     std::cerr << prog.name << ": error: " << sentence(e) << "\n";
     return 1;

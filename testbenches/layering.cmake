@@ -1,11 +1,11 @@
-# DESIGN §6: dependencies point one way. The generic folders (common, noc, mem, sm, workload, gpu)
+# DESIGN §6: dependencies point one way. The generic folders (common, rtl, noc, mem, sm, workload, gpu)
 # never include a paper folder's header, never name a paper library in their CMakeLists, and
 # their libraries never link one; mechanisms attach at hook points (mem/mc_stage.h) instead.
 # Run as
 #   cmake -DSOURCE_DIR=<repo> -DLINKS_<folder>=<gpusc_<folder>'s LINK_LIBRARIES, '|'-separated> ...
 #         -P layering.cmake
 cmake_minimum_required(VERSION 3.25)
-set(generic common noc mem sm workload gpu)
+set(generic common rtl noc mem sm workload gpu)
 set(papers probe coalesce critical mcm multigpu)
 set(problems "")
 foreach(g ${generic})

@@ -5,8 +5,11 @@
 #include <cstdio>
 #include <algorithm>
 #include <cstdlib>
+#include <fstream>
 #include <iostream>
+#include <sstream>
 #include <string>
+#include <utility>
 
 #include <systemc>
 
@@ -35,7 +38,7 @@ using gpusc::cli::Count;
 using gpusc::cli::Fraction;
 
 struct Options {
-  std::string topology = "mesh", routing = "xy", alloc = "islip", traffic = "uniform", json;
+  std::string topology = "mesh", routing, alloc = "islip", traffic = "uniform", json;
   uint64_t k = 8, m = 8, vcs = 4, buf = 8, pipeline = 3, flit_bytes = 16, packet_flits = 1, warmup = 1000,
            cycles = 10000, seed = 1, threads = 1;
   double rate = 0.1;
@@ -47,6 +50,26 @@ struct Options {
   std::exit(2);
 }
 
+// A flag's value against the range or choices of the parameter it sets (P's descriptor at
+// `key`), so that the message names the flag rather than the parameter's key.
+template <class P>
+void check_flag(const po::options_description& d, const char* flag, double v, const char* key) {
+  const auto fi = gpusc::field_info<P>(key);
+  if (fi && fi->has_range && (v < fi->lo || v > fi->hi)) {
+    std::ostringstream os;
+    os << flag << " " << v << " is out of range [" << fi->lo << ", " << fi->hi << "]: " << fi->doc;
+    usage_error(d, os.str());
+  }
+}
+template <class P>
+void check_flag(const po::options_description& d, const char* flag, const std::string& v, const char* key) {
+  const auto fi = gpusc::field_info<P>(key);
+  if (!fi || !fi->choices) return;
+  const std::string choices = std::string("|") + fi->choices + "|";
+  if (choices.find("|" + v + "|") == std::string::npos)
+    usage_error(d, std::string(flag) + " '" + v + "' is not one of " + fi->choices);
+}
+
 Options parse(int argc, char** argv) {
   Options o;
   po::options_description d("options");
@@ -56,10 +79,11 @@ Options parse(int argc, char** argv) {
     ("help,h", "this text")
     ("topology", po::value(&o.topology)->default_value(o.topology), "mesh|ring|crossbar")
     ("k", count(o.k), "mesh columns; ring / crossbar nodes (8)")
-    ("m", count(o.m), "mesh rows (8)")
+    ("m", count(o.m), "mesh rows (8); mesh only")
     ("vcs", count(o.vcs), "virtual channels per port (4)")
     ("buf", count(o.buf), "flits per virtual channel (8)")
-    ("routing", po::value(&o.routing)->default_value(o.routing), "mesh dimension-order routing: xy|yx")
+    ("routing", po::value(&o.routing), "mesh dimension-order routing: xy|yx (xy); mesh only: a ring routes by the "
+     "shortest direction with dateline VCs, a crossbar by destination")
     ("pipeline", count(o.pipeline), "router pipeline stages: 2|3|4 (3)")
     ("alloc", po::value(&o.alloc)->default_value(o.alloc), "switch allocator: islip|separable")
     ("flit-bytes", count(o.flit_bytes), "flit width in bytes (16)")
@@ -85,14 +109,43 @@ Options parse(int argc, char** argv) {
       std::exit(0);
     }
     po::notify(vm);
-    if (vm.count("json") && o.json.empty()) usage_error(d, "--json needs a file name, got an empty one");
+    const bool mesh = o.topology == "mesh";
+    if (!mesh && vm.count("routing"))
+      usage_error(d, "--routing applies to a mesh only; a " + o.topology + " has its own routing (" +
+                         (o.topology == "ring" ? "shortest direction, dateline VCs" : "destination tag") + ")");
+    if (!mesh && vm.count("m")) usage_error(d, "--m (mesh rows) applies to a mesh only; a " + o.topology +
+                                                   " has --k nodes");
+    if (mesh && o.routing.empty()) o.routing = "xy";
+    if (vm.count("json")) {  // created now, so an unwritable file is found before the run
+      if (o.json.empty()) usage_error(d, "--json needs a file name, got an empty one");
+      if (!std::ofstream(o.json, std::ios::trunc))
+        usage_error(d, "--json '" + o.json + "' cannot be written (missing folder or no permission)");
+    }
   } catch (const po::error& e) {
     usage_error(d, e.what());
   }
-  for (uint64_t* x : {&o.k, &o.m, &o.vcs, &o.buf, &o.pipeline, &o.flit_bytes, &o.packet_flits, &o.threads})
-    if (*x == 0 || *x > 65536) usage_error(d, "--k, --m, --vcs, --buf, --pipeline, --flit-bytes, --packet-flits and "
-                                           "--threads take a whole number from 1 to 65536");
-  if (o.cycles == 0) usage_error(d, "--cycles must be at least 1");
+  using NP = gpusc::noc::Network::Params;
+  using TP = gpusc::noc::TrafficTerminal::Params;
+  check_flag<NP>(d, "--topology", o.topology, "topology");
+  check_flag<NP>(d, "--alloc", o.alloc, "router.allocator");
+  check_flag<TP>(d, "--traffic", o.traffic, "traffic");
+  if (o.topology == "mesh" && o.routing != "xy" && o.routing != "yx")
+    usage_error(d, "--routing '" + o.routing + "' is not one of xy|yx");
+  const std::pair<const char*, std::pair<uint64_t, const char*>> flags[] = {
+      {"--k", {o.k, "k"}}, {"--m", {o.m, "m"}}, {"--vcs", {o.vcs, "router.vcs_per_vnet"}},
+      {"--buf", {o.buf, "router.vc_depth"}}, {"--pipeline", {o.pipeline, "router.pipeline"}},
+      {"--flit-bytes", {o.flit_bytes, "ni.flit_bytes"}}};
+  for (const auto& [flag, f] : flags) check_flag<NP>(d, flag, static_cast<double>(f.first), f.second);
+  check_flag<TP>(d, "--packet-flits", static_cast<double>(o.packet_flits), "packet_flits");
+  check_flag<TP>(d, "--warmup", static_cast<double>(o.warmup), "warmup");
+  check_flag<TP>(d, "--cycles", static_cast<double>(o.cycles), "cycles");
+  if (o.topology == "ring" && o.vcs < 2)
+    usage_error(d, "--vcs must be at least 2 on a ring (two dateline classes keep it deadlock-free)");
+  // Lanes split mesh rows or ring nodes; a crossbar stays in lane 0 whatever the count.
+  const uint64_t most = o.topology == "mesh" ? o.m : o.topology == "ring" ? o.k : 65536;
+  if (o.threads == 0 || o.threads > most)
+    usage_error(d, "--threads " + std::to_string(o.threads) + ": give 1 to " + std::to_string(most) +
+                       (o.topology == "mesh" ? " (the mesh rows, --m)" : o.topology == "ring" ? " (the ring nodes, --k)" : ""));
   return o;
 }
 
@@ -206,7 +259,9 @@ int sc_main(int argc, char** argv) {
         {"reordered_packets", out_of_order}};  // a later packet of a pair overtook an earlier one (VCs may)
     if (!o.quiet) {
       std::printf("%-32s %s %ux%u, %u VCs x %u flits, %s, pipeline %u, %s\n", "network", np.topology.c_str(), np.k,
-                  np.m, np.router.vcs_per_vnet, np.router.vc_depth, np.routing.c_str(), np.router.pipeline,
+                  np.m, np.router.vcs_per_vnet, np.router.vc_depth,
+                  np.topology == "mesh" ? np.routing.c_str() : np.topology == "ring" ? "dateline" : "destination tag",
+                  np.router.pipeline,
                   np.router.allocator.c_str());
       std::printf("%-32s %s, %u-flit packets\n", "traffic", tp.traffic.c_str(), tp.packet_flits);
       for (const char* key : {"offered_flits_per_node_cycle", "accepted_flits_per_node_cycle", "avg_packet_latency",

@@ -4,6 +4,7 @@
 #include <string>
 #include <utility>
 
+#include "coalesce/rtl_grouping_registers.h"
 #include "common/mem_ext.h"
 #include "common/report.h"
 
@@ -15,12 +16,18 @@ std::string hex(uint64_t v) {
   std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
   return buf;
 }
+
+const PacketCoalescingUnit::Params& checked(const PacketCoalescingUnit::Params& p, const std::string& where) {
+  validate(p, where);
+  return p;
+}
 }  // namespace
 
 PacketCoalescingUnit::PacketCoalescingUnit(sc_core::sc_module_name name, const Params& p, ClockDomain& clk)
     : sc_core::sc_module(name),
-      p_(p),
+      p_(checked(p, this->name())),
       clk_(clk),
+      free_rgrs_(p.rgrs),
       reads_(stats_.counter("reads", Unit::Count, "read requests through stage 1")),
       writes_(stats_.counter("writes", Unit::Count, "write and atomic requests through stage 1 (never grouped)")),
       allocs_(stats_.counter("rgr_allocations", Unit::Count, "reads that allocated an RGR and went to the L2")),
@@ -30,11 +37,28 @@ PacketCoalescingUnit::PacketCoalescingUnit(sc_core::sc_module_name name, const P
       rgr_full_cycles_(stats_.counter("rgr_full_cycles", Unit::Cycles, "cycles a read waited at req_in because no RGR was free")),
       mc_stall_cycles_(stats_.counter("mc_stall_cycles", Unit::Cycles,
                                       "cycles replies waited for the NI to take them (MC stall time, 001 §2.1)")) {
-  validate(p, this->name());
-  rgr_.resize(p_.rgrs);
+  if (p_.rgr_model == "rtl") rgr_ = make_rtl_grouping_registers("rgr_rtl", clk_, p_.rgrs, p_.max_nodes);
+  else rgr_ = std::make_unique<ModelRgrAccess>(p_.rgrs, p_.max_nodes);
+  rgr_->on_request_done([this](tlm::tlm_generic_payload& gp, const RequestGroupingRegisters::RequestResult& r) {
+    requested(gp, r);
+  });
+  rgr_->on_release_done([this](tlm::tlm_generic_payload& gp, const RequestGroupingRegisters::ReleaseResult& r) {
+    released(gp, r);
+  });
+  // Answers after the tick (the RTL's), in the same cycle: a read refused while its RGR count was
+  // reserved is retried now, as the C++ model's tick-end retry would have taken it; and when the
+  // answer readies stage 2 (an allocation) the next cycle ticks, as the C++ tick would have
+  // returned true; no other tick is added, since a tick the C++ model does not have could see a
+  // port freed earlier in its time step.
+  rgr_->on_answered([this] {
+    req_in.retry();
+    if (!tick_again_ && stage2_ready()) {
+      tick_again_ = true;
+      clk_.wake_after_now(*this);
+    }
+  });
+  data_.resize(p_.rgrs);
   ring_.resize(p_.rgrs + 1);
-  free_.reserve(p_.rgrs);
-  for (unsigned i = p_.rgrs; i-- > 0;) free_.push_back(i);  // RGR 0 is taken first
   req_in.set_accept([this](tlm::tlm_generic_payload& gp) { return accept_request(gp); });
   from_mem.set_accept([this](tlm::tlm_generic_payload& gp) { return accept_reply(gp); });
   req_in.set_b_transport([this](tlm::tlm_generic_payload& gp, sc_core::sc_time& t) { to_mem->b_transport(gp, t); });
@@ -65,7 +89,8 @@ unsigned PacketCoalescingUnit::reads_waiting() const {
 }
 
 bool PacketCoalescingUnit::drained() const {
-  return valid_ == 0 && wbuf_.empty() && replies_.empty() && !in_latch_.gp && !mem_latch_.gp && writes_at_mem_ == 0;
+  return valid_ == 0 && wbuf_.empty() && replies_.empty() && !in_latch_.gp && !mem_latch_.gp && writes_at_mem_ == 0 &&
+         rgr_->in_flight() == 0;
 }
 
 bool PacketCoalescingUnit::accept_request(tlm::tlm_generic_payload& gp) {
@@ -74,7 +99,7 @@ bool PacketCoalescingUnit::accept_request(tlm::tlm_generic_payload& gp) {
     error(name(), "req_in takes read, write and atomic requests; got a ", e.is_reply ? "reply" : "request", " of kind ",
           to_string(e.kind), " for address ", hex(gp.get_address()));
   if (in_latch_.gp) return false;
-  if (e.kind == MemKind::Read ? free_.empty() : wbuf_.size() >= p_.write_buffer) {
+  if (e.kind == MemKind::Read ? free_rgrs_ == 0 : wbuf_.size() >= p_.write_buffer) {
     if (e.kind == MemKind::Read && !rgr_wait_) {
       rgr_wait_ = true;
       rgr_wait_from_ = clk_.now();
@@ -108,7 +133,8 @@ bool PacketCoalescingUnit::tick(uint64_t cycle) {
   stage1(cycle);
   req_in.retry();    // a freed RGR / write-buffer slot / latch may take a withheld request
   from_mem.retry();  // likewise a freed reply-queue slot
-  return in_latch_.gp || mem_latch_.gp || (!replies_.empty() && !reply_out.busy()) || stage2_ready();
+  tick_again_ = in_latch_.gp || mem_latch_.gp || (!replies_.empty() && !reply_out.busy()) || stage2_ready();
+  return tick_again_;
 }
 
 void PacketCoalescingUnit::send_reply(uint64_t cycle) {
@@ -125,34 +151,36 @@ void PacketCoalescingUnit::merge(uint64_t cycle) {
   tlm::tlm_generic_payload& gp = *mem_latch_.gp;
   mem_latch_.gp = nullptr;
   MemExt& e = *gp.get_extension<MemExt>();
+  replies_.push_back(&gp);  // its place in the reply queue; a read reply's destinations follow
   if (e.kind == MemKind::Read) {
-    const int i = find(gp.get_address() / p_.line_bytes);
-    if (i < 0)
-      error(name(), "read reply for address ", hex(gp.get_address()), " matches no valid RGR; the L2 answered a read ",
-            "this PCU did not send, or answered one twice");
-    Rgr& r = rgr_[static_cast<unsigned>(i)];
-    if (r.req)
-      error(name(), "read reply for address ", hex(gp.get_address()), " arrived before RGR ", i,
-            " sent its request to the L2");
-    if (r.dests.single_member()) {
-      e.dst = r.dests.first();
-      e.dests.clear();
-    } else {
-      e.dests = r.dests;
-    }
-    e.grouped = std::move(r.grouped);  // each grouped requester's own timestamps
-    r.grouped.clear();
-    r.valid = false;
-    r.dests.clear();
-    free_.push_back(static_cast<unsigned>(i));
-    occupancy_changed(-1);
+    rgr_->release(gp, gp.get_address() / p_.line_bytes);
   } else {
     if (writes_at_mem_ == 0)
       error(name(), to_string(e.kind), " reply for address ", hex(gp.get_address()),
             " but no write or atomic is outstanding at the L2");
     --writes_at_mem_;
   }
-  replies_.push_back(&gp);
+}
+
+void PacketCoalescingUnit::released(tlm::tlm_generic_payload& gp, const RequestGroupingRegisters::ReleaseResult& r) {
+  if (!r.found)
+    error(name(), "read reply for address ", hex(gp.get_address()), " matches no valid RGR; the L2 answered a read ",
+          "this PCU did not send, or answered one twice");
+  RgrData& d = data_[r.index];
+  if (d.req)
+    error(name(), "read reply for address ", hex(gp.get_address()), " arrived before RGR ", r.index,
+          " sent its request to the L2");
+  MemExt& e = *gp.get_extension<MemExt>();
+  if (r.dests.single_member()) {
+    e.dst = r.dests.first();
+    e.dests.clear();
+  } else {
+    e.dests = r.dests;
+  }
+  e.grouped = std::move(d.grouped);  // each grouped requester's own timestamps
+  d.grouped.clear();
+  ++free_rgrs_;
+  occupancy_changed(-1);
 }
 
 bool PacketCoalescingUnit::stage2_ready() const {
@@ -168,10 +196,10 @@ void PacketCoalescingUnit::stage2() {
     wbuf_.pop_front();
     ++writes_at_mem_;
   } else {
-    Rgr& r = rgr_[ring_[tail_]];
+    RgrData& d = data_[ring_[tail_]];
     tail_ = (tail_ + 1) % static_cast<unsigned>(ring_.size());
-    gp = r.req;
-    r.req = nullptr;  // the RGR stays valid until its block returns
+    gp = d.req;
+    d.req = nullptr;  // the RGR stays valid until its block returns
   }
   prefer_write_ = !take_write;
   to_mem.send(*gp);  // handed over even if the L2 withholds END_REQ
@@ -191,23 +219,27 @@ void PacketCoalescingUnit::stage1(uint64_t cycle) {
   if (e.src >= p_.max_nodes)
     error(name(), "read from node ", e.src, " but the destination bits cover nodes 0..", p_.max_nodes - 1,
           "; raise max_nodes");
-  const uint64_t block = gp.get_address() / p_.line_bytes;
-  const int hit = find(block);
-  if (hit >= 0) {
-    Rgr& r = rgr_[static_cast<unsigned>(hit)];
-    if (r.dests.contains(e.src))
-      error(name(), "SM node ", e.src, " sent a second read for address ", hex(gp.get_address()),
-            " while its first is still grouped in RGR ", hit, "; the L1's MSHRs should have merged it");
-    r.dests.add(e.src);
-    r.grouped.push_back({e.src, e.t_issue, e.t_req_inject, e.t_mem_accept});
+  --free_rgrs_;  // reserved while the RGRs look the block up (a hit gives it back)
+  rgr_->request(gp, gp.get_address() / p_.line_bytes, e.src);
+}
+
+void PacketCoalescingUnit::requested(tlm::tlm_generic_payload& gp, const RequestGroupingRegisters::RequestResult& r) {
+  const MemExt& e = *gp.get_extension<MemExt>();
+  if (r.dup)
+    error(name(), "SM node ", e.src, " sent a second read for address ", hex(gp.get_address()),
+          " while its first is still grouped in RGR ", r.index, "; the L1's MSHRs should have merged it");
+  if (r.hit) {
+    data_[r.index].grouped.push_back({e.src, e.t_issue, e.t_req_inject, e.t_mem_accept});
     ++grouped_;
+    ++free_rgrs_;
     gp.release();
     return;
   }
-  const unsigned i = free_.back();  // accept_request() saw a free RGR and only stage 1 takes them
-  free_.pop_back();
-  rgr_[i] = Rgr{true, block, DestSet::single(e.src), &gp, {}};
-  ring_[head_] = i;
+  if (r.full)
+    error(name(), "no free RGR for the read of address ", hex(gp.get_address()),
+          " although req_in took it only with one free: the RGRs and the PCU disagree on the free count");
+  data_[r.index] = RgrData{&gp, {}};
+  ring_[head_] = r.index;
   head_ = (head_ + 1) % static_cast<unsigned>(ring_.size());
   ++allocs_;
   occupancy_changed(+1);
@@ -224,12 +256,6 @@ void PacketCoalescingUnit::summarize(json& summary, const std::vector<const McSt
   }
   summary["coalescing_ratio"] = reads > 0 ? grouped / reads : 0.0;
   summary["multicast_replies"] = multicast;
-}
-
-int PacketCoalescingUnit::find(uint64_t block) const {
-  for (unsigned i = 0; i < rgr_.size(); ++i)
-    if (rgr_[i].valid && rgr_[i].block == block) return static_cast<int>(i);
-  return -1;
 }
 
 void PacketCoalescingUnit::occupancy_changed(int delta) {

@@ -45,6 +45,15 @@
 //     MSHRs merge those, §3.2), a read reply with no valid RGR or before its request was sent,
 //     a write/atomic reply with none outstanding, a read from a node >= max_nodes;
 //   * b_transport (loosely-timed) passes through to to_mem without grouping.
+// RGRs (RgrAccess, coalesce/rgr_access.h): the RGR search, allocation, destination bits and
+// release are the RequestGroupingRegisters model (rgr_model = cpp) or rtl/pcu_rgr.v verilated
+// behind pin adapters (rgr_model = rtl, coalesce/rtl_grouping_registers.h). The RTL answers in
+// the cycle it was asked, in the delta cycles after its edge, so both give the same results
+// cycle for cycle: stage 1 reserves an RGR while its read is being looked up (the count
+// accept_request checks), the merge unit's reply takes its reply-queue slot when it asks, a read
+// refused meanwhile is retried when the answer comes, still in that cycle, and an allocation
+// that readies stage 2 schedules the next tick as the C++ tick's return value would. The RTL needs
+// max_nodes <= 64 and blocks below 2^41 (its fields, 001 §3.2).
 // Stats: coalescing_ratio = grouped_requests / reads, the reply packets saved per read (each
 // grouped read would have been one reply packet). The paper's §5.3 "actual inter-core locality
 // ratio" (coalesced packets / reply packets of the baseline, which sends one per read) counts
@@ -55,6 +64,8 @@
 #pragma once
 #include <cstdint>
 #include <deque>
+#include <memory>
+#include <string>
 #include <vector>
 
 #include <systemc>
@@ -65,6 +76,7 @@
 #include "common/msg_port.h"
 #include "common/params.h"
 #include "common/stats.h"
+#include "coalesce/rgr_access.h"
 #include "mem/mc_stage.h"
 
 namespace gpusc {
@@ -77,6 +89,7 @@ class PacketCoalescingUnit : public sc_core::sc_module, public McStage, private 
     unsigned reply_queue = 8;    // MC reply queue after the merge unit [replies] (size not in the paper)
     unsigned max_nodes = 64;     // destination bits per RGR: node ids 0..max_nodes-1 (001 §3.2: 64 bits)
     unsigned line_bytes = 128;   // cache block size; reads group on address / line_bytes [bytes]
+    std::string rgr_model = "cpp";  // cpp | rtl: the RGRs as the C++ model or rtl/pcu_rgr.v (co-simulation)
     template <class F> static void describe(F&& f) {
       using S = Params;
       GPUSC_PARAM_R(rgrs, 64, 1024, "request grouping registers per PCU [count] (001 §5.1: 128, §5.4: 64..1024)");
@@ -84,6 +97,9 @@ class PacketCoalescingUnit : public sc_core::sc_module, public McStage, private 
       GPUSC_PARAM_R(reply_queue, 1, 4096, "MC reply queue after the merge unit [replies]");
       GPUSC_PARAM_R(max_nodes, 1, DestSet::kMaxNodes, "destination bits per RGR = highest node id + 1 (001 §3.2: 64)");
       GPUSC_PARAM_R(line_bytes, 1, 4096, "cache block size reads are grouped by [bytes]");
+      GPUSC_PARAM_C(rgr_model, "cpp|rtl",
+                    "the request grouping registers: the C++ model, or rtl/pcu_rgr.v verilated behind pin adapters "
+                    "(same results cycle for cycle; needs a build with Verilator, docs/rtl-cosim.md)");
     }
   };
 
@@ -97,6 +113,7 @@ class PacketCoalescingUnit : public sc_core::sc_module, public McStage, private 
   PacketCoalescingUnit& operator=(const PacketCoalescingUnit&) = delete;
 
   const Params& params() const { return p_; }
+  const RgrAccess& rgrs() const { return *rgr_; }
   unsigned valid_rgrs() const { return valid_; }
   unsigned reads_waiting() const;  // RGRs in the pointer ring (read not yet sent to the L2)
   size_t write_buffer_size() const { return wbuf_.size(); }
@@ -117,10 +134,7 @@ class PacketCoalescingUnit : public sc_core::sc_module, public McStage, private 
   void summarize(json& summary, const std::vector<const McStage*>& all) const override;
 
  private:
-  struct Rgr {
-    bool valid = false;
-    uint64_t block = 0;
-    DestSet dests;                             // destination bits
+  struct RgrData {  // what the PCU keeps beside each RGR (the RGR itself is in rgr_)
     tlm::tlm_generic_payload* req = nullptr;   // the allocating read until stage 2 sends it
     std::vector<RequestStamps> grouped;        // timestamps of the reads grouped into it
   };
@@ -137,19 +151,22 @@ class PacketCoalescingUnit : public sc_core::sc_module, public McStage, private 
   void stage2();
   void stage1(uint64_t cycle);
   bool stage2_ready() const;
-  int find(uint64_t block) const;  // valid RGR holding block, or -1
+  void requested(tlm::tlm_generic_payload& gp, const RequestGroupingRegisters::RequestResult& r);
+  void released(tlm::tlm_generic_payload& gp, const RequestGroupingRegisters::ReleaseResult& r);
   void occupancy_changed(int delta);
 
   const Params p_;
   ClockDomain& clk_;
-  std::vector<Rgr> rgr_;
-  std::vector<unsigned> free_;     // invalid RGRs
+  std::unique_ptr<RgrAccess> rgr_;
+  std::vector<RgrData> data_;      // per RGR index
+  unsigned free_rgrs_;             // RGRs free, less those reserved by reads being looked up
   std::vector<unsigned> ring_;     // PCU pointer ring buffer (rgrs + 1 slots: head == tail is empty)
   unsigned head_ = 0, tail_ = 0;
   std::deque<tlm::tlm_generic_payload*> wbuf_;
   std::deque<tlm::tlm_generic_payload*> replies_;
   Latch in_latch_, mem_latch_;
   bool prefer_write_ = false;      // round-robin pointer of the request selector
+  bool tick_again_ = false;        // the last tick asked for the next cycle
   unsigned valid_ = 0;
   uint64_t writes_at_mem_ = 0;     // writes/atomics sent to the L2 and not replied yet
   bool rgr_wait_ = false;          // a read is being refused for want of an RGR

@@ -22,8 +22,10 @@
 #pragma once
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -233,6 +235,25 @@ template <class P> json params_doc(const P& d) {
     rows.push_back(r);
   });
   return rows;
+}
+
+// The descriptor of the field at `path` ("router.pipeline": sections joined by '.') of P, or none.
+// For a front end that maps its own options onto fields (noc_synth's flags) and checks a value
+// against the field's range or choices itself, so its message names the option, not the key.
+template <class P> std::optional<FieldInfo> field_info(const std::string& path) {
+  const size_t dot = path.find('.');
+  const std::string head = path.substr(0, dot);
+  std::optional<FieldInfo> r;
+  P::describe([&](auto member, const FieldInfo& fi) {
+    if (r || head != fi.name) return;
+    using T = std::decay_t<decltype(std::declval<P&>().*member)>;
+    if constexpr (detail::is_section_t<T>) {
+      if (dot != std::string::npos) r = field_info<T>(path.substr(dot + 1));
+    } else if (dot == std::string::npos) {
+      r = fi;
+    }
+  });
+  return r;
 }
 
 // Reads a JSON file; a missing or malformed file is an error naming the file and the position.

@@ -8,8 +8,12 @@
 // Choices the thesis leaves open: the latencies (it gives none; DPC is a remap, a per-plane
 // all-0/all-1 test and a shift network: 2 cycles to compress and 1 to decompress are our
 // defaults); the compressor is pipelined (one line per cycle).
+// model: which implementation the owner runs: this C++ model, or the RTL (rtl/dpc_compressor.v,
+// rtl/dpc_decompressor.v, driven through critical/rtl_dpc_codec.h), whose latencies are fixed
+// by its pipeline (2 and 1, these defaults); the owner refuses other latencies with model = rtl.
 #pragma once
 #include <cstdint>
+#include <string>
 
 #include "common/params.h"
 #include "critical/dpc_codec.h"
@@ -21,8 +25,12 @@ class DpcCoDec {
   struct Params {
     unsigned compress_latency = 2;    // a line enters the compressor to its encoding ready [cycles]
     unsigned decompress_latency = 1;  // an encoding arrives to its line restored [cycles]
+    std::string model = "cpp";        // cpp | rtl: this C++ model or the verilated RTL (co-simulation)
     template <class F> static void describe(F&& f) {
       using S = Params;
+      GPUSC_PARAM_C(model, "cpp|rtl",
+                    "the codec: this C++ model, or rtl/dpc_compressor.v + rtl/dpc_decompressor.v verilated behind pin "
+                    "adapters (bit-exact; latencies 2 and 1; needs a build with Verilator, docs/rtl-cosim.md)");
       GPUSC_PARAM_R(compress_latency, 0, 1000, "DPC compression latency at the MC [cycles] (not in 002: our choice 2)");
       GPUSC_PARAM_R(decompress_latency, 0, 1000, "DPC decompression latency at the SM [cycles] (not in 002: our choice 1)");
     }

@@ -24,6 +24,17 @@ DpcCodec::Mode mode_of(const std::string& m) {
 
 const PacketDataFilter::Params& checked(const PacketDataFilter::Params& p, const std::string& where) {
   validate(p, where);
+  if (p.codec.model == "rtl") {
+    if (p.codec.compress_latency != RtlDpcCodec::kCompressLatency)
+      error(where, "codec.model = rtl: the RTL compressor's latency is ", RtlDpcCodec::kCompressLatency,
+            " cycles (rtl/dpc_compressor.v), but codec.compress_latency = ", p.codec.compress_latency,
+            "; that latency describes the C++ model: set it to ", RtlDpcCodec::kCompressLatency, " or use codec.model = cpp");
+    if (p.charge_decompress && p.codec.decompress_latency != RtlDpcCodec::kDecompressLatency)
+      error(where, "codec.model = rtl: the RTL decompressor's latency is ", RtlDpcCodec::kDecompressLatency,
+            " cycle (rtl/dpc_decompressor.v), but codec.decompress_latency = ", p.codec.decompress_latency,
+            "; that latency describes the C++ model: set it to ", RtlDpcCodec::kDecompressLatency,
+            " or use codec.model = cpp");
+  }
   return p;
 }
 }  // namespace
@@ -51,6 +62,16 @@ PacketDataFilter::PacketDataFilter(sc_core::sc_module_name name, const Params& p
       table_full_cycles_(stats_.counter("table_full_cycles", Unit::Cycles,
                                         "cycles a PDR waited for a table entry (table_full = stall)")),
       mc_stall_cycles_(stats_.counter("mc_stall_cycles", Unit::Cycles, "cycles replies waited for the NI to take them")) {
+  if (p_.codec.model == "rtl") {
+    rtl_ = make_rtl_dpc_codec("codec_rtl", clk_, p_.charge_decompress);
+    rtl_->on_done([this](DpcJob& j) { rtl_done(j); });
+    rtl_->on_space([this] { clk_.wake_after_now(*this); });
+    jobs_.reserve(p_.reply_queue);
+    for (unsigned i = 0; i < p_.reply_queue; ++i) {
+      jobs_.push_back(std::make_unique<DpcJob>());
+      free_jobs_.push_back(jobs_.back().get());
+    }
+  }
   table_.resize(p_.table_entries);
   free_.reserve(p_.table_entries);
   for (unsigned i = p_.table_entries; i-- > 0;) free_.push_back(i);
@@ -128,6 +149,7 @@ bool PacketDataFilter::tick(uint64_t cycle) {
 
 void PacketDataFilter::intake(uint64_t cycle) {
   if (!rep_latch_.gp || rep_latch_.due > cycle || replies_.size() >= p_.reply_queue) return;
+  if (rtl_ && !rtl_->can_take()) return;  // the RTL compressor's input is full: on_space wakes us
   tlm::tlm_generic_payload& gp = *rep_latch_.gp;
   rep_latch_.gp = nullptr;
   MemExt& e = *gp.get_extension<MemExt>();
@@ -140,6 +162,7 @@ void PacketDataFilter::intake(uint64_t cycle) {
           " but no request is outstanding at the L2; the L2 answered a request this filter did not send, or answered twice");
   --at_l2_;
   unsigned latency = 0;
+  const unsigned codec_latency = codec_.compress_latency() + (p_.charge_decompress ? codec_.decompress_latency() : 0);
   if (e.kind == MemKind::Read) {
     unsigned map = DpcCodec::kFullMap;
     const int i = find_request(&gp);
@@ -158,35 +181,83 @@ void PacketDataFilter::intake(uint64_t cycle) {
       --valid_;
       clk_.wake_after_now(*this);  // a request may be waiting for the entry
     }
+    if (rtl_) {
+      DpcJob& j = *free_jobs_.back();
+      free_jobs_.pop_back();
+      const uint8_t* line = line_of(gp, j.line);
+      if (line != j.line.data()) std::memcpy(j.line.data(), line, DpcCodec::kLineBytes);
+      j.map = map;
+      j.mode = map == DpcCodec::kFullMap ? DpcCodec::Mode::Dpc : mode_;
+      j.tag = &gp;
+      replies_.push_back({&gp, cycle + codec_latency, true});
+      rtl_->take(j);
+      return;
+    }
     compress(gp, e, map);
-    latency = codec_.compress_latency() + (p_.charge_decompress ? codec_.decompress_latency() : 0);
+    latency = codec_latency;
   }
   replies_.push_back({&gp, cycle + latency});
 }
 
+void PacketDataFilter::rtl_done(DpcJob& j) {
+  auto& gp = *static_cast<tlm::tlm_generic_payload*>(j.tag);
+  auto it = replies_.begin();
+  while (it != replies_.end() && !it->encoding) ++it;
+  if (it == replies_.end() || it->gp != &gp)
+    error(name(), "the RTL codec finished the line of address ", hex(gp.get_address()),
+          " out of order (it is not the oldest reply being encoded)");
+  if (j.bad_input)
+    error(name(), "the RTL compressor refused map ", j.map, " in mode ", DpcCodec::to_string(j.mode),
+          " for address ", hex(gp.get_address()), ": this filter never sends such a line");
+  if (!p_.charge_decompress)
+    j.dec = DpcCodec::decode(j.enc);  // the SM-side decoding, not charged here
+  else if (j.malformed)
+    error(name(), "the RTL decompressor refused the RTL compressor's encoding of address ", hex(gp.get_address()),
+          " (", j.enc.size_bits, " bits): the two RTL units disagree");
+  finish(gp, *gp.get_extension<MemExt>(), j.map, j.line.data(), j.enc, j.dec);
+  const uint64_t ready = clk_.cycle_after(sc_core::sc_time_stamp());
+  if (ready != it->due)
+    error(name(), "the RTL codec's result for address ", hex(gp.get_address()), " is latched in cycle ", ready,
+          ", but its declared latency says cycle ", it->due, ": the RTL and RtlDpcCodec's latencies disagree");
+  it->encoding = false;
+  free_jobs_.push_back(&j);
+}
+
 void PacketDataFilter::compress(tlm::tlm_generic_payload& gp, MemExt& e, unsigned map) {
-  unsigned char* data = gp.get_data_ptr();
-  std::array<unsigned char, DpcCodec::kLineBytes> line{};
+  std::array<uint8_t, DpcCodec::kLineBytes> buf{};
+  const uint8_t* line = line_of(gp, buf);
+  const DpcCodec::Encoded enc = map == DpcCodec::kFullMap ? codec_.compress_full(line) : codec_.compress(line, map);
+  finish(gp, e, map, line, enc, codec_.decompress(enc));
+}
+
+const uint8_t* PacketDataFilter::line_of(const tlm::tlm_generic_payload& gp,
+                                         std::array<uint8_t, DpcCodec::kLineBytes>& buf) const {
+  const unsigned char* data = gp.get_data_ptr();
   const bool own = data && gp.get_data_length() == p_.line_bytes;  // the reply carries its line
-  if (!own && store_ && !data) {  // the L1's fetches carry no buffer: the line is read from memory
-    store_->read(gp.get_address() / p_.line_bytes * p_.line_bytes, p_.line_bytes, line.data());
-    data = line.data();
-  } else if (!own) {
-    error(name(), "read reply for address ", hex(gp.get_address()), " carries ",
-          data ? std::to_string(gp.get_data_length()) + " bytes" : std::string("no data buffer"), ", not its ",
-          p_.line_bytes, " B line: DPC compresses the bytes really in memory, so attach a BackingStore to the stage "
-          "(MemoryPartition::attach_values, from a workload with values) or to the L2 with line-sized read buffers "
-          "(a DPC run on made-up zeros would be meaningless)");
+  if (own) return data;
+  if (store_ && !data) {  // the L1's fetches carry no buffer: the line is read from memory
+    store_->read(gp.get_address() / p_.line_bytes * p_.line_bytes, p_.line_bytes, buf.data());
+    return buf.data();
   }
-  const DpcCodec::Encoded enc = map == DpcCodec::kFullMap ? codec_.compress_full(data) : codec_.compress(data, map);
-  const DpcCodec::Decoded dec = codec_.decompress(enc);
+  error(name(), "read reply for address ", hex(gp.get_address()), " carries ",
+        data ? std::to_string(gp.get_data_length()) + " bytes" : std::string("no data buffer"), ", not its ",
+        p_.line_bytes, " B line: DPC compresses the bytes really in memory, so attach a BackingStore to the stage "
+        "(MemoryPartition::attach_values, from a workload with values) or to the L2 with line-sized read buffers "
+        "(a DPC run on made-up zeros would be meaningless)");
+}
+
+void PacketDataFilter::finish(tlm::tlm_generic_payload& gp, MemExt& e, unsigned map, const uint8_t* data,
+                              const DpcCodec::Encoded& enc, const DpcCodec::Decoded& dec) {
   for (unsigned s = 0; s < DpcCodec::kSectors; ++s) {
     const unsigned off = s * (DpcCodec::kLineBytes / DpcCodec::kSectors);
     if ((map & (1u << s)) && std::memcmp(dec.line.data() + off, data + off, DpcCodec::kLineBytes / DpcCodec::kSectors))
       error(name(), "DPC round trip lost critical sector ", s, " of the line at ", hex(gp.get_address()),
             " (mode ", p_.mode, "): a codec bug");
   }
-  if (own) std::memcpy(data, dec.line.data(), DpcCodec::kLineBytes);  // what the SM's decompressor restores
+  if (observer_) observer_(gp, enc, dec);
+  unsigned char* buffer = gp.get_data_ptr();
+  if (buffer && gp.get_data_length() == p_.line_bytes)  // the reply carries its line: what the SM restores
+    std::memcpy(buffer, dec.line.data(), DpcCodec::kLineBytes);
   e.sector_mask = map;
   e.wire_bytes = enc.wire_bytes();
   ++read_replies_;
@@ -198,6 +269,9 @@ void PacketDataFilter::compress(tlm::tlm_generic_payload& gp, MemExt& e, unsigne
 
 void PacketDataFilter::send_reply(uint64_t cycle) {
   if (replies_.empty() || reply_out.busy() || replies_.front().due > cycle) return;
+  if (replies_.front().encoding)
+    error(name(), "the RTL codec has not finished the line of address ", hex(replies_.front().gp->get_address()),
+          " by cycle ", cycle, ", its declared latency");
   tlm::tlm_generic_payload* gp = replies_.front().gp;
   replies_.pop_front();
   ++replies_sent_;

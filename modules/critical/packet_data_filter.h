@@ -55,14 +55,25 @@
 //     reply with neither is an error naming what to attach. The line is read from the store when
 //     the reply enters the compressor (the L2 has applied every write it took before);
 //   * b_transport (loosely-timed) passes through to to_mem without filtering.
+// Codec (codec.model): cpp runs DpcCoDec (the encoding is made as the reply enters and the reply
+// waits the latency); rtl hands the line to RtlDpcCodec (critical/rtl_dpc_codec.h: rtl/dpc_*.v
+// verilated behind pin adapters) as it enters, and the reply is ready in the cycle the RTL's
+// result is latched, which must be the cycle its declared latency gives (checked: an error
+// otherwise), so the filter keeps the C++ model's schedule exactly. The RTL's latencies are its pipeline's (2, and 1 for the decompressor when
+// charge_decompress; without it the SM-side decoding stays DpcCodec::decode of the RTL's
+// encoding), equal to the C++ defaults, so both give the same results cycle for cycle; codec
+// latencies other than the RTL's are refused with model = rtl.
 // Combinations: the table is per (SM, line); a multicast reply (a PCU nearer the L2, paper 001)
 // is refused with an error, and a PCU nearer the NI would give one SM's map to several SMs, so
 // "pcu" and "data_filter" do not share a chain (the platform's overlays refuse it).
 // Protocol errors: a request that is a reply or not a read/write/atomic, a reply that is a
 // request, a reply with nothing outstanding, a read reply without its line, a multicast reply.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <deque>
+#include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -74,6 +85,7 @@
 #include "common/params.h"
 #include "common/stats.h"
 #include "critical/dpc_co_dec.h"
+#include "critical/rtl_dpc_codec.h"
 #include "mem/mc_stage.h"
 
 namespace gpusc {
@@ -132,6 +144,11 @@ class PacketDataFilter : public sc_core::sc_module, public McStage, private Tick
   void summarize(json& summary, const std::vector<const McStage*>& all) const override;
   bool needs_values() const override { return true; }
   void attach_values(const BackingStore& store) override { store_ = &store; }
+  // Called for every read reply as it is encoded, with the line the SM's decompressor restores
+  // (tests and co-simulation checks compare these across codec models).
+  using EncodedObserver =
+      std::function<void(const tlm::tlm_generic_payload&, const DpcCodec::Encoded&, const DpcCodec::Decoded&)>;
+  void on_encoded(EncodedObserver f) { observer_ = std::move(f); }
 
  private:
   struct Entry {
@@ -144,7 +161,8 @@ class PacketDataFilter : public sc_core::sc_module, public McStage, private Tick
   };
   struct Timed {
     tlm::tlm_generic_payload* gp = nullptr;
-    uint64_t due = 0;  // cycle it may be processed / leave
+    uint64_t due = 0;       // cycle it may be processed / leave
+    bool encoding = false;  // its line is in the RTL codec (which must be done by `due`)
   };
 
   bool accept_request(tlm::tlm_generic_payload& gp);
@@ -154,6 +172,10 @@ class PacketDataFilter : public sc_core::sc_module, public McStage, private Tick
   void send_reply(uint64_t cycle);
   void request(uint64_t cycle);
   void compress(tlm::tlm_generic_payload& gp, MemExt& e, unsigned map);
+  const uint8_t* line_of(const tlm::tlm_generic_payload& gp, std::array<uint8_t, DpcCodec::kLineBytes>& buf) const;
+  void finish(tlm::tlm_generic_payload& gp, MemExt& e, unsigned map, const uint8_t* line, const DpcCodec::Encoded& enc,
+              const DpcCodec::Decoded& dec);
+  void rtl_done(DpcJob& job);
   int find_waiting(uint32_t src, uint64_t line) const;
   int find_request(const tlm::tlm_generic_payload* gp) const;
 
@@ -162,6 +184,10 @@ class PacketDataFilter : public sc_core::sc_module, public McStage, private Tick
   const bool table_on_;
   ClockDomain& clk_;
   DpcCoDec codec_;
+  std::unique_ptr<RtlDpcCodec> rtl_;     // codec.model = rtl
+  std::vector<std::unique_ptr<DpcJob>> jobs_;
+  std::vector<DpcJob*> free_jobs_;
+  EncodedObserver observer_;
   const BackingStore* store_ = nullptr;  // memory contents (attach_values)
   std::vector<Entry> table_;
   std::vector<unsigned> free_;

@@ -30,7 +30,7 @@ noc::Network::Params GpuBlock::Params::noc_defaults() {
   n.topology = "mesh";
   n.k = 8;
   n.m = 8;
-  n.routing = "xy-xy";
+  n.routing = "";  // xy on both virtual networks (empty: each topology's own routing)
   n.router.vnets = 2;
   n.router.vcs_per_vnet = 2;
   n.router.vc_depth = 9;  // a 9-flit multicast reply must fit in one VC (router.cpp, deadlock freedom)
@@ -86,6 +86,9 @@ GpuBlock::GpuBlock(sc_core::sc_module_name name, const Params& p, Context ctx)
       reply_bytes_(stats_.counter("reply_data_bytes", Unit::Bytes, "read/atomic reply data delivered to L1s")),
       reply_packets_in_(stats_.counter("reply_messages_injected", Unit::Count, "replies handed to MC NIs")),
       request_packets_in_(stats_.counter("request_messages_injected", Unit::Count, "requests handed to SM NIs")) {
+  if (p_.sm.line_bytes != p_.l1.line_bytes || p_.l1.line_bytes != p_.mc.l2.line_bytes)
+    error(this->name(), "sm.line_bytes (", p_.sm.line_bytes, "), l1.line_bytes (", p_.l1.line_bytes,
+          ") and mc.l2.line_bytes (", p_.mc.l2.line_bytes, ") must be equal: a request is one line at every level");
   if (!ctx.sm_groups.empty() && ctx.sm_groups.size() != p_.sms)
     error(this->name(), "Context::sm_groups has ", ctx.sm_groups.size(), " entries but the block has ", p_.sms, " SMs");
   sm_groups_ = ctx.sm_groups.empty() ? std::vector<unsigned>(p_.sms, ctx.group) : ctx.sm_groups;

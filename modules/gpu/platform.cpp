@@ -57,28 +57,62 @@ Platform::Platform(ClockDomain& core, Workload& workload, std::vector<GpuBlock*>
   });
 }
 
-bool Platform::run(uint64_t max_cycles, const ProgressFn& progress, double interval) {
+bool Platform::run(uint64_t max_cycles, const ProgressFn& progress, uint64_t stall_cycles) {
   // Event-driven: once the workload is done and every write ack is back, nothing is scheduled
   // and sc_start returns on its own.
-  if (!progress) {
-    sc_core::sc_start(core_.time_of(max_cycles), sc_core::SC_EXIT_ON_STARVATION);
+  bool stalled = false;
+  uint64_t reached = 0;  // sliced: the end of the last slice run
+  if (!progress && stall_cycles == 0) {
+    if (core_.now() < max_cycles)
+      sc_core::sc_start(core_.time_of(max_cycles) - sc_core::sc_time_stamp(), sc_core::SC_EXIT_ON_STARVATION);
   } else {
-    // Slices of simulated time sized so that each takes about `interval` seconds of wall time.
-    uint64_t slice = 1000, at = 0;
+    // Slices of simulated time: for the display, sized so that each takes about half a second
+    // of wall time; for the watchdog, at most a quarter of the stall limit, so that a stall is
+    // found between stall_cycles and 1.25 stall_cycles after the last progress.
+    constexpr double kInterval = 0.5;  // [s] of wall time between progress calls
+    const uint64_t watch = stall_cycles ? std::max<uint64_t>(1, stall_cycles / 4) : UINT64_MAX;
+    uint64_t slice = progress ? std::min<uint64_t>(1000, watch) : watch, at = core_.now();
+    uint64_t seen = forward_progress(), seen_at = at;
     while (at < max_cycles) {
       const uint64_t to = std::min(max_cycles, at + slice);
       const auto t0 = std::chrono::steady_clock::now();
-      sc_core::sc_start(core_.time_of(to) - sc_core::sc_time_stamp(), sc_core::SC_EXIT_ON_STARVATION);
+      // Starting the kernel when nothing happens before the slice's end would leave the time where
+      // it is (exit on starvation) and only warn: the slice passes without events.
+      const sc_core::sc_time end = core_.time_of(to);
+      if (!sc_core::sc_start_of_simulation_invoked() ||
+          sc_core::sc_time_stamp() + sc_core::sc_time_to_pending_activity() <= end)
+        sc_core::sc_start(end - sc_core::sc_time_stamp(), sc_core::SC_EXIT_ON_STARVATION);
       const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      at = to;
+      at = reached = to;
       if (!sc_core::sc_pending_activity()) break;
-      progress(Progress{core_.now(), cta_->kernels_started(), cta_->ctas_retired(), cta_->ctas_total()});
-      const double scale = took > 0 ? interval / took : 4.0;
-      slice = std::max<uint64_t>(100, static_cast<uint64_t>(static_cast<double>(slice) * std::min(4.0, std::max(0.25, scale))));
+      if (stall_cycles) {
+        const uint64_t now = forward_progress();
+        if (now != seen) seen = now, seen_at = at;
+        else if (at - seen_at >= stall_cycles) {
+          stalled = true;
+          break;
+        }
+      }
+      if (progress) {
+        progress(Progress{at, cta_->kernels_started(), cta_->ctas_retired(), cta_->ctas_total()});
+        const double scale = took > 0 ? kInterval / took : 4.0;
+        slice = std::max<uint64_t>(100, static_cast<uint64_t>(static_cast<double>(slice) * std::min(4.0, std::max(0.25, scale))));
+      }
+      slice = std::min(slice, watch);
     }
   }
-  finish_cycle_ = cta_->done() ? cta_->finish_cycle() : core_.now();
-  return cta_->done();
+  const bool done = cta_->done();
+  // Not done: the cycle the run reached. Sliced, that is the last slice's end, which the time
+  // itself may not show when no event fell there; without pending activity, the last event.
+  finish_cycle_ = done ? cta_->finish_cycle() : sc_core::sc_pending_activity() ? std::max(core_.now(), reached) : core_.now();
+  stop_ = done ? Stop::finished : (stalled || !sc_core::sc_pending_activity()) ? Stop::deadlock : Stop::max_cycles;
+  return done;
+}
+
+uint64_t Platform::forward_progress() const {
+  uint64_t n = 0;
+  for (const SmCore* c : cores_) n += c->progress();
+  return n;
 }
 
 json Platform::mechanism_summary() const {

@@ -50,10 +50,19 @@ class Platform {
   };
   using ProgressFn = std::function<void(const Progress&)>;
 
-  // Runs until the workload has finished and every write ack is back, or max_cycles core cycles.
-  // Returns true when the workload finished. With `progress`, the simulation pauses about every
-  // `interval` seconds of wall time (at a cycle boundary; the results do not change) to call it.
-  bool run(uint64_t max_cycles, const ProgressFn& progress = {}, double interval = 0.5);
+  // Why run() returned: the workload finished; max_cycles came first; or a deadlock, i.e.
+  // nothing was left to simulate before the end (every unit waits for another), or, with a stall
+  // limit, no SM issued an instruction or received a reply for that many core cycles while units
+  // still ticked (e.g. flits circling or blocked in a routing deadlock: they keep their routers
+  // awake, so the simulation would otherwise run on to max_cycles).
+  enum class Stop { finished, max_cycles, deadlock };
+
+  // Runs until the workload has finished and every write ack is back, core cycle max_cycles, or
+  // a deadlock (above; stall_cycles = 0: only the nothing-left-to-simulate kind). Returns true
+  // when the workload finished; may be called again to go on (to a later max_cycles). With `progress`, the simulation pauses about every half second
+  // of wall time (at a cycle boundary; the results do not change) to call it.
+  bool run(uint64_t max_cycles, const ProgressFn& progress = {}, uint64_t stall_cycles = 0);
+  Stop stop() const { return stop_; }                // after run()
   uint64_t cycles() const { return finish_cycle_; }  // after run()
 
   unsigned blocks() const { return static_cast<unsigned>(blocks_.size()); }
@@ -83,7 +92,9 @@ class Platform {
   std::unique_ptr<CtaScheduler> cta_;
   std::vector<std::function<void(json&)>> summaries_;
   std::vector<std::function<void(unsigned)>> boundary_;
+  uint64_t forward_progress() const;  // SmCore::progress() summed over every SM
   uint64_t finish_cycle_ = 0;
+  Stop stop_ = Stop::max_cycles;
 };
 
 }  // namespace gpusc

@@ -45,6 +45,11 @@ MemoryPartition::MemoryPartition(sc_core::sc_module_name name, const Params& p, 
       req_lat_(stats_.average("request_latency", Unit::Cycles,
                               "request head flit injected at the SM until this MC takes it (001 §2.1) [core cycles]")) {
   validate(p_, this->name());
+  // The L2 sends the memory at most one of its lines (a sector fill sends less).
+  const unsigned mem_line = dram_ ? p_.dram.line_bytes : bw_ ? p_.bandwidth_memory.line_bytes : p_.l2.line_bytes;
+  if (mem_line < p_.l2.line_bytes)
+    error(this->name(), dram_ ? "dram" : "bandwidth_memory", ".line_bytes (", mem_line, ") is smaller than l2.line_bytes (",
+          p_.l2.line_bytes, "): the memory must take a whole L2 line");
   l2_.set_index_address([map](uint64_t a) { return map.local(a); });
   // The memory model (memory_partition.h): same module name, ports, address map and clock.
   if (dram_) {

@@ -50,8 +50,23 @@ std::vector<unsigned> mc_placement(unsigned k, unsigned m, unsigned count, const
     }
     if (count > ring.size()) error(who, "diamond placement has ", ring.size(), " places on a ", k, "x", m, " mesh, need ", count);
     for (unsigned i : spread(count, static_cast<unsigned>(ring.size()))) nodes.push_back(ring[i]);
+  } else if (style == "gpgpusim") {
+    // GPGPU-Sim v3 intersim2's preset maps (node = row * k + column), keyed by node count and MCs.
+    struct Map {
+      unsigned nodes, mcs;
+      std::vector<unsigned> at;
+    };
+    static const Map maps[] = {{16, 8, {1, 3, 4, 6, 9, 11, 12, 14}},
+                               {36, 8, {3, 7, 10, 12, 23, 25, 28, 32}},
+                               {64, 8, {3, 15, 17, 29, 36, 47, 49, 61}},
+                               {121, 11, {12, 20, 25, 28, 57, 60, 63, 92, 95, 100, 108}}};
+    for (const Map& mp : maps)
+      if (mp.nodes == k * m && mp.mcs == count && k == m) nodes = mp.at;
+    if (nodes.empty())
+      error(who, "gpgpusim placement has no map for ", count, " MCs on a ", k, "x", m,
+            " mesh; GPGPU-Sim's maps: 8 MCs on 4x4, 6x6 or 8x8, 11 MCs on 11x11");
   } else {
-    error(who, "unknown MC placement '", style, "'; known: bottom, top-bottom, edge, diamond");
+    error(who, "unknown MC placement '", style, "'; known: bottom, top-bottom, edge, diamond, gpgpusim");
   }
   std::sort(nodes.begin(), nodes.end());
   return nodes;

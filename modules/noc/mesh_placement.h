@@ -5,6 +5,10 @@
 //   edge       : half on column 0, half on column k-1, spread along y
 //   diamond    : spread evenly around the diamond |x - cx| + |y - cy| = r, r = min(k, m) / 2 - 1
 //                (the paper names the shape only; this ring of points is our choice)
+//   gpgpusim   : GPGPU-Sim v3's preset memory-node map for meshes (intersim2, use_map = 1, its
+//                default), defined for (mesh nodes, MCs) = (16, 8), (36, 8), (64, 8), (121, 11):
+//                e.g. a 6x6 mesh with 8 MCs (28 SMs, paper 000) has MCs at nodes 3, 7, 10, 12, 23,
+//                25, 28, 32, spread so that no row or column holds more than two
 // Errors when the MCs do not fit (more MCs than places, or a mesh too small for the shape).
 #pragma once
 #include <string>

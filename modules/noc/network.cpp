@@ -66,11 +66,21 @@ void Network::check_config() const {
     error(name(), "ring needs router.vcs_per_vnet >= 2 (two dateline VC classes to stay deadlock-free), got ",
           p_.router.vcs_per_vnet);
   if (p_.topology == "ring" && n < 2) error(name(), "ring needs at least 2 nodes");
+  if (p_.escape_vcs > 0 && p_.topology != "mesh")
+    error(name(), "escape_vcs = ", p_.escape_vcs, " is for a mesh; a ", p_.topology, " has no escape VCs");
+  if (p_.escape_vcs >= p_.router.vcs_per_vnet)
+    error(name(), "escape_vcs = ", p_.escape_vcs, " leaves no VC for other packets: router.vcs_per_vnet = ",
+          p_.router.vcs_per_vnet, " must be larger");
   const unsigned groups = p_.topology == "mesh" ? p_.m : p_.topology == "ring" ? p_.k : 1;
   if (clk_.lanes() > 1 && p_.topology != "crossbar" && clk_.lanes() > groups)
     error(name(), "the clock domain has ", clk_.lanes(), " lanes but the ", p_.topology, " has ", groups,
           p_.topology == "mesh" ? " rows" : " nodes", " to split among them");
-  if (p_.topology == "mesh") {
+  if (p_.topology != "mesh" && !p_.routing.empty())
+    error(name(), "routing '", p_.routing, "' is a mesh routing; a ", p_.topology,
+          p_.topology == "ring" ? " routes by the shortest direction with dateline virtual channels"
+                                : " routes by destination tag",
+          " and takes no routing: leave routing empty");
+  if (p_.topology == "mesh" && !p_.routing.empty()) {
     const auto r = split_dash(p_.routing);
     if (r.size() != 1 && r.size() != p_.router.vnets)
       error(name(), "routing '", p_.routing, "' names ", r.size(), " functions for ", p_.router.vnets,
@@ -83,9 +93,10 @@ void Network::check_config() const {
 std::unique_ptr<RouteFunc> Network::make_route() const {
   if (p_.topology == "ring") return std::make_unique<RingRoute>(p_.k, p_.router.vcs_per_vnet);
   if (p_.topology == "crossbar") return std::make_unique<CrossbarRoute>(p_.router.vcs_per_vnet);
-  const auto r = split_dash(p_.routing);
+  const auto r = split_dash(p_.routing.empty() ? "xy" : p_.routing);
   std::vector<bool> yx(p_.router.vnets);
   for (unsigned v = 0; v < p_.router.vnets; ++v) yx[v] = (r.size() == 1 ? r[0] : r[v]) == "yx";
+  if (p_.escape_vcs > 0) return std::make_unique<MeshEscapeRoute>(p_.k, p_.m, yx, p_.router.vcs_per_vnet, p_.escape_vcs);
   return std::make_unique<MeshDorRoute>(p_.k, p_.m, yx, p_.router.vcs_per_vnet);
 }
 
@@ -108,7 +119,7 @@ void Network::build_interfaces() {
   nis_.init(n, [&](const char* nm, size_t i) {
     const unsigned lane = lane_of(static_cast<unsigned>(i));
     return new NetworkInterface(nm, p_.ni, static_cast<unsigned>(i), n, p_.router.vnets, p_.router.vcs_per_vnet,
-                                p_.router.vc_depth, clk_, pools_[lane], lane);
+                                p_.router.vc_depth, clk_, pools_[lane], lane, p_.escape_vcs);
   });
 }
 

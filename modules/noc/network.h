@@ -1,9 +1,13 @@
 // Network: a whole NoC built from a config, as a recipe (STYLE P6/P7): build the routing
 // strategy, the routers, the network interfaces, then connect them per topology.
 //   mesh     : k x m routers, node y*k+x at router y*k+x, dimension-order routing per vnet
-//   ring     : k routers in a bidirectional ring (MCM-GPU inter-GPM ring), dateline VCs
+//              (`routing`: xy or yx per virtual network; empty = xy on every one)
+//   ring     : k routers in a bidirectional ring (MCM-GPU inter-GPM ring), shortest direction
+//              with dateline VCs
 //   crossbar : one k-port switch, destination-tag routing (paper 001 §4.2); separate request
 //              and reply crossbars are two Networks with one virtual network each
+// A ring and a crossbar have one routing of their own: `routing` must stay empty there (a mesh
+// routing such as "xy-yx" on them is an error, not silently ignored).
 // Every node has one NetworkInterface: ni(node).in[vnet] / .out[vnet] are its TLM ports.
 // A platform needing separate physical request and reply networks (paper 000) builds two.
 // Lanes (speed): when the ClockDomain has n > 1 lanes, mesh rows (ring nodes) are split into n
@@ -33,9 +37,10 @@ class Network : public sc_core::sc_module {
     std::string topology = "mesh";
     unsigned k = 8;                 // mesh columns; ring / crossbar nodes
     unsigned m = 8;                 // mesh rows (ignored otherwise)
-    std::string routing = "xy-yx";  // per virtual network, '-' separated (mesh only)
+    std::string routing;            // mesh: per virtual network, '-' separated; empty = xy (mesh only)
     unsigned link_latency = 1;
     unsigned credit_latency = 1;
+    unsigned escape_vcs = 0;        // VCs per vnet kept for packets a HeadHook redirected (mesh)
     Router::Params router;
     NetworkInterface::Params ni;
     template <class F> static void describe(F&& f) {
@@ -43,9 +48,15 @@ class Network : public sc_core::sc_module {
       GPUSC_PARAM_C(topology, "mesh|ring|crossbar", "network topology");
       GPUSC_PARAM_R(k, 1, 256, "mesh columns, or nodes of a ring / crossbar [count]");
       GPUSC_PARAM_R(m, 1, 256, "mesh rows [count]");
-      GPUSC_PARAM(routing, "mesh routing per virtual network, '-' separated: xy, yx, xy-yx (XY requests, YX replies)");
+      GPUSC_PARAM(routing, "mesh routing per virtual network, '-' separated: xy, yx, xy-yx (XY requests, YX "
+                           "replies); empty = xy on every virtual network. Mesh only: a ring and a crossbar have "
+                           "their own routing and need it empty");
       GPUSC_PARAM_R(link_latency, 1, 1000, "router-to-router and NI channel traversal [cycles]");
       GPUSC_PARAM_R(credit_latency, 1, 1000, "credit return [cycles]");
+      GPUSC_PARAM_R(escape_vcs, 0, 15,
+                    "mesh: the last VCs of each virtual network, kept for packets a head hook redirected (probe "
+                    "deflection, paper 000 §III-F), which may turn where dimension-order routing may not; 0: none, "
+                    "redirected packets share the VCs (a deadlock risk) [count]");
       GPUSC_PARAM(router, "router parameters");
       GPUSC_PARAM(ni, "network-interface parameters");
     }

@@ -9,7 +9,7 @@ namespace gpusc::noc {
 
 NetworkInterface::NetworkInterface(sc_core::sc_module_name name, const Params& p, unsigned node, unsigned nodes,
                                    unsigned vnets, unsigned vcs_per_vnet, unsigned vc_depth, ClockDomain& clk,
-                                   PacketPool& pool, unsigned lane)
+                                   PacketPool& pool, unsigned lane, unsigned escape_vcs)
     : sc_core::sc_module(name),
       in("in", vnets),
       out("out", vnets),
@@ -18,6 +18,7 @@ NetworkInterface::NetworkInterface(sc_core::sc_module_name name, const Params& p
       nodes_(nodes),
       vnets_(vnets),
       vpv_(vcs_per_vnet),
+      ipv_(escape_vcs < vcs_per_vnet ? vcs_per_vnet - escape_vcs : 0),
       vc_depth_(vc_depth),
       clk_(clk),
       pool_(pool),
@@ -35,6 +36,9 @@ NetworkInterface::NetworkInterface(sc_core::sc_module_name name, const Params& p
   clk_.place(*this, lane);
   if (vnets * vcs_per_vnet > 64)
     error(this->name(), "vnets x vcs_per_vnet = ", vnets * vcs_per_vnet, " exceeds 64 VCs per port");
+  if (ipv_ == 0)
+    error(this->name(), "escape_vcs = ", escape_vcs, " leaves no VC to inject into: it must be below the ",
+          vcs_per_vnet, " VCs per virtual network");
   for (auto& q : inj_) q.queue.init(p_.inject_queue);
   for (auto& q : ej_vcs_) q.flits.init(vc_depth);
   for (auto& q : ej_) q.queue.init(p_.eject_queue);
@@ -222,10 +226,10 @@ void NetworkInterface::inject(uint64_t cycle) {
     // whichever order the NI and its source run in within the cycle.
     if (q.queue.empty() || q.queue.front()->created >= cycle) continue;
     if (q.vc < 0) {
-      for (unsigned i = 0, o = q.next_vc; i < vpv_; ++i, o = o + 1 == vpv_ ? 0 : o + 1)
+      for (unsigned i = 0, o = q.next_vc; i < ipv_; ++i, o = o + 1 == ipv_ ? 0 : o + 1)
         if (const unsigned c = v * vpv_ + o; !(vc_busy_ >> c & 1) && credits_[c] > 0) {
           q.vc = static_cast<int>(c);
-          q.next_vc = o + 1 == vpv_ ? 0 : o + 1;
+          q.next_vc = o + 1 == ipv_ ? 0 : o + 1;
           break;
         }
       if (q.vc < 0) continue;

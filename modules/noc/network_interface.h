@@ -69,8 +69,11 @@ class NetworkInterface : public sc_core::sc_module, public FlitPortOwner, privat
   sc_core::sc_vector<MsgOut> out;  // [vnet] messages out of the network
 
   // pool: the packet records of its lane; lane: the ClockDomain lane it ticks in.
+  // escape_vcs: the last VCs of each virtual network are kept for redirected packets (see
+  // MeshDorRoute): the NI injects into the others only.
   NetworkInterface(sc_core::sc_module_name name, const Params& p, unsigned node, unsigned nodes, unsigned vnets,
-                   unsigned vcs_per_vnet, unsigned vc_depth, ClockDomain& clk, PacketPool& pool, unsigned lane = 0);
+                   unsigned vcs_per_vnet, unsigned vc_depth, ClockDomain& clk, PacketPool& pool, unsigned lane = 0,
+                   unsigned escape_vcs = 0);
   NetworkInterface(const NetworkInterface&) = delete;
   NetworkInterface& operator=(const NetworkInterface&) = delete;
 
@@ -137,7 +140,7 @@ class NetworkInterface : public sc_core::sc_module, public FlitPortOwner, privat
   void inject(uint64_t cycle);
 
   const Params p_;
-  const unsigned node_, nodes_, vnets_, vpv_, vc_depth_;
+  const unsigned node_, nodes_, vnets_, vpv_, ipv_, vc_depth_;  // ipv_: VCs per vnet injected into
   ClockDomain& clk_;
   PacketPool& pool_;
   const NodeMap* node_map_ = nullptr;

@@ -1,5 +1,7 @@
 #include "noc/route_func.h"
 
+#include "common/report.h"
+
 namespace gpusc::noc {
 
 MeshDorRoute::MeshDorRoute(unsigned k, unsigned m, std::vector<bool> yx_per_vnet, unsigned vcs_per_vnet)
@@ -57,6 +59,32 @@ UnicastRoute MeshDorRoute::route_unicast(unsigned router, unsigned, unsigned, co
   return {port_towards(router, head.dest, head.vnet), lo, lo + vpv_};
 }
 
+MeshEscapeRoute::MeshEscapeRoute(unsigned k, unsigned m, std::vector<bool> yx_per_vnet, unsigned vcs_per_vnet,
+                                 unsigned escape_vcs)
+    : MeshDorRoute(k, m, std::move(yx_per_vnet), vcs_per_vnet), esc_(escape_vcs) {
+  if (esc_ == 0 || esc_ >= vcs_per_vnet)
+    error("gpusc.noc.route", "escape_vcs = ", esc_, " must be at least 1 and below the ", vcs_per_vnet,
+          " VCs per virtual network (a VC must stay for other packets)");
+}
+
+void MeshEscapeRoute::route(unsigned router, unsigned in_port, unsigned in_vc, const Flit& head,
+                            std::vector<RouteBranch>& out) const {
+  const size_t first = out.size();
+  MeshDorRoute::route(router, in_port, in_vc, head, out);
+  const bool escaped = head.pkt && head.pkt->escaped;  // (a multicast is never redirected)
+  for (size_t i = first; i < out.size(); ++i) {
+    if (escaped) out[i].vc_lo = out[i].vc_hi - esc_;
+    else out[i].vc_hi -= esc_;
+  }
+}
+
+UnicastRoute MeshEscapeRoute::route_unicast(unsigned router, unsigned in_port, unsigned in_vc, const Flit& head) const {
+  UnicastRoute r = MeshDorRoute::route_unicast(router, in_port, in_vc, head);
+  if (head.pkt->escaped) r.vc_lo = r.vc_hi - esc_;
+  else r.vc_hi -= esc_;
+  return r;
+}
+
 RingRoute::RingRoute(unsigned n, unsigned vcs_per_vnet) : n_(n), vpv_(vcs_per_vnet) {}
 
 unsigned RingRoute::port_of(unsigned router, unsigned d) const {
@@ -65,27 +93,36 @@ unsigned RingRoute::port_of(unsigned router, unsigned d) const {
   return cw <= n_ - cw ? 1u : 2u;
 }
 
-void RingRoute::dateline(unsigned router, unsigned src, unsigned vnet, unsigned port, unsigned& lo,
-                         unsigned& hi) const {
+// The dateline class of a branch is fixed for its whole route: class 1 when the route crosses the
+// dateline (between n-1 and 0) in its direction, i.e. when a destination lies "behind" the source
+// (clockwise: dest < src; counter-clockwise: dest > src), else class 0. Routes are shortest, so at
+// most half the ring long. For a multicast branch: when any of its destinations does (the branch
+// then runs past the dateline, and its remaining destinations still do after the nearer ones
+// are dropped, so the class stays the same along the tree).
+bool RingRoute::wraps(unsigned src, unsigned port, const DestSet& dests) {
+  if (port == 1) return dests.first() < src;
+  bool w = false;
+  dests.for_each([&](unsigned d) { w = w || d > src; });
+  return w;
+}
+
+void RingRoute::dateline(bool wraps, unsigned vnet, unsigned port, unsigned& lo, unsigned& hi) const {
   if (port == 0) return;
-  // Crossed (or about to cross) the dateline between n-1 and 0 in the travel direction?
   const unsigned half = vpv_ / 2;
-  bool after;
-  if (port == 1) after = router < src || router == n_ - 1;
-  else after = router > src || router == 0;
-  lo = vnet * vpv_ + (after ? half : 0);
-  hi = after ? (vnet + 1) * vpv_ : vnet * vpv_ + half;
+  lo = vnet * vpv_ + (wraps ? half : 0);
+  hi = wraps ? (vnet + 1) * vpv_ : vnet * vpv_ + half;
 }
 
 void RingRoute::route(unsigned router, unsigned, unsigned, const Flit& head, std::vector<RouteBranch>& out) const {
   const unsigned vnet = head.vnet, src = head.pkt->src;
   split(head, vnet, vpv_, [&](unsigned d) { return port_of(router, d); }, out);
-  for (auto& b : out) dateline(router, src, vnet, b.port, b.vc_lo, b.vc_hi);
+  for (auto& b : out) dateline(wraps(src, b.port, b.dests), vnet, b.port, b.vc_lo, b.vc_hi);
 }
 
 UnicastRoute RingRoute::route_unicast(unsigned router, unsigned, unsigned, const Flit& head) const {
   UnicastRoute r{port_of(router, head.dest), head.vnet * vpv_, (head.vnet + 1u) * vpv_};
-  dateline(router, head.pkt->src, head.vnet, r.port, r.vc_lo, r.vc_hi);
+  const unsigned src = head.pkt->src;
+  dateline(r.port == 1 ? head.dest < src : head.dest > src, head.vnet, r.port, r.vc_lo, r.vc_hi);
   return r;
 }
 

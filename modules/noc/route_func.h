@@ -56,10 +56,37 @@ class MeshDorRoute : public RouteFunc {
   std::vector<uint16_t> x_, y_;         // [node] coordinates (no division per packet)
 };
 
+// MeshDorRoute with escape VCs (Network::Params::escape_vcs > 0; a class of its own so that a
+// mesh without them pays nothing): the last escape_vcs VCs of each virtual network carry only
+// packets a HeadHook redirected (Packet::escaped), the others only the rest. A redirect starts a
+// new dimension-order route where the packet is, which may take a turn the order forbids (Y then
+// X under XY) and so close a cycle of channel dependences; on VCs of their own, where every route
+// is dimension-order from its start and a packet is redirected at most once (the hook's rule),
+// redirected packets cannot close one, and they never wait for the other VCs.
+class MeshEscapeRoute : public MeshDorRoute {
+ public:
+  MeshEscapeRoute(unsigned k, unsigned m, std::vector<bool> yx_per_vnet, unsigned vcs_per_vnet, unsigned escape_vcs);
+  void route(unsigned router, unsigned in_port, unsigned in_vc, const Flit& head,
+             std::vector<RouteBranch>& out) const override;
+  UnicastRoute route_unicast(unsigned router, unsigned in_port, unsigned in_vc, const Flit& head) const override;
+
+ private:
+  unsigned esc_;
+};
+
 // Shortest-direction routing on a bidirectional ring of n routers with a dateline between
-// router n-1 and 0: each virtual network's VCs split into two classes, class 1 after a packet
-// has crossed the dateline, which breaks the cyclic channel dependence. Ports: 0 local,
-// 1 clockwise (+1), 2 counter-clockwise (-1). Ties go clockwise. Needs >= 2 VCs per vnet.
+// router n-1 and 0: each virtual network's VCs split into two classes, and a packet keeps one
+// class for its whole route: class 1 (upper half) when its route crosses the dateline, class 0
+// when it does not (the assignment of BookSim2's dim_order_torus). Class-0 routes never use the
+// wrap-around link, and no class-1 route passes the router opposite the dateline (routes are at
+// most n/2 hops), so neither class's channel dependences form a cycle: deadlock-free.
+// Choice: a class fixed at injection rather than Dally & Towles' switch from class 0 to class 1
+// at the dateline. Both are deadlock-free and give the same latency below saturation; past
+// saturation the switching scheme leaves half of the VCs of the links before the dateline idle
+// (nobody there has crossed yet) and its accepted throughput fell further (16-node ring, uniform,
+// 4 VCs: 0.11 instead of 0.22 flits/node/cycle at offered 1.0; docs/validation/noc.md).
+// Ports: 0 local, 1 clockwise (+1), 2 counter-clockwise (-1). Ties go clockwise. Needs >= 2 VCs
+// per vnet.
 class RingRoute : public RouteFunc {
  public:
   RingRoute(unsigned n, unsigned vcs_per_vnet);
@@ -69,7 +96,8 @@ class RingRoute : public RouteFunc {
 
  private:
   unsigned port_of(unsigned router, unsigned dest) const;
-  void dateline(unsigned router, unsigned src, unsigned vnet, unsigned port, unsigned& lo, unsigned& hi) const;
+  static bool wraps(unsigned src, unsigned port, const DestSet& dests);
+  void dateline(bool wraps, unsigned vnet, unsigned port, unsigned& lo, unsigned& hi) const;
   unsigned n_, vpv_;
 };
 

@@ -245,6 +245,7 @@ void Router::redirect(Flit& f) {
   Packet& pk = *f.pkt;
   pk.dest = nd;
   pk.dests = DestSet::single(nd);
+  pk.escaped = true;  // on the escape VCs from here, if the network has any (MeshDorRoute)
   if (pk.ext) pk.ext->dst = nd;
 }
 

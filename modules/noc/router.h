@@ -65,7 +65,8 @@ namespace gpusc::noc {
 // which the head is then routed from here (the hook is asked again where it arrives, so a chain
 // of refusing nodes is followed, and a loop is the hook's to avoid). The router rewrites the
 // destination everywhere it is kept: the head flit, Packet::dest / dests and the payload's
-// MemExt::dst. Only the destination may change: not the length, virtual network, source or
+// MemExt::dst, and marks the packet escaped (Packet::escaped: on a mesh with escape VCs it
+// travels on those from here, see MeshDorRoute). Only the destination may change: not the length, virtual network, source or
 // payload (the hook sees the flit as const). A rewritten destination must be a node of the
 // network, else the router stops with an error. Routing to the new node starts from this
 // router's input port and VC; dimension-order deadlock freedom does not cover a turn a

@@ -46,7 +46,7 @@ class TrafficTerminal : public sc_core::sc_module, private Tickable {
       GPUSC_PARAM_R(packet_flits, 1, 1024, "packet length [flits]");
       GPUSC_PARAM_R(flit_bytes, 1, 1024, "flit width used to size payloads [bytes]");
       GPUSC_PARAM_R(header_bytes, 0, 1024, "NI header bytes (must match the NI) [bytes]");
-      GPUSC_PARAM(warmup, "warm-up before measurement [cycles]");
+      GPUSC_PARAM_R(warmup, 0, 1e12, "warm-up before measurement [cycles]");
       GPUSC_PARAM_R(cycles, 1, 1e12, "measurement window [cycles]");
       GPUSC_PARAM(hotspots, "hotspot destination nodes");
       GPUSC_PARAM_R(hotspot_fraction, 0, 1, "fraction of packets sent to a hotspot node");

@@ -32,6 +32,9 @@ struct ProbeExt : tlm::tlm_extension<ProbeExt> {
   ProbeHeader h;         // Probe / Return: the header; DataReply / SelectiveL2: group and requester
   uint8_t supplier = 0;  // DataReply: the core whose L1 had the line
   unsigned home = 0;     // LlcForward / LlcMiss: platform id of the memory partition that forwarded it
+  // Tracing only (core cycles): when a Probe / Return entered its current core's injection queue,
+  // and when it entered the request network.
+  uint64_t queued = 0, sent = 0;
 
   tlm::tlm_extension_base* clone() const override { return new ProbeExt(*this); }
   void copy_from(const tlm::tlm_extension_base& o) override { *this = static_cast<const ProbeExt&>(o); }

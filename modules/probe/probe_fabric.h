@@ -11,6 +11,12 @@
 //     probe's next target after that core, or back to its requester when none is left; the
 //     busy core is skipped (the receiving handler pops the skipped targets). Returning probes,
 //     data and memory requests are never deflected, nor a probe at its own requester.
+//     Deadlock freedom: a redirect starts a new XY route where the probe is, possibly a Y-then-X
+//     turn, which on hpca6x6's single VC deadlocked the request network; so router deflection
+//     needs the request network's escape VC (noc.escape_vcs, noc/route_func.h MeshDorRoute): a
+//     deflected probe travels only on it, XY from the deflecting router, and is deflected at most
+//     once: at a second refusing core it is taken (incoming_overflow). That VC is hardware the
+//     paper does not list (its Table II: 1 VC per port); every other packet keeps the one VC.
 // Choices the paper left open: the hook does not rewrite the probe header (a HeadHook may change
 // only the destination): the core that finally takes a deflected probe drops every target listed
 // before itself; deflections are counted per router (lanes tick routers on several threads).
@@ -59,7 +65,7 @@ class ProbeFabric : public SmFrontShared, public noc::HeadHook {
  private:
   noc::Network& req_net_;
   const unsigned vnet_, base_;
-  const bool deflection_;
+  const bool deflection_, escape_;  // escape_: the request network keeps VCs for deflected probes
   std::vector<unsigned> node_of_core_;   // platform ids
   std::vector<unsigned> core_of_local_;  // [request-network node] core, or kNone
   std::vector<const Cache*> l1s_;

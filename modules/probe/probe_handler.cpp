@@ -96,6 +96,10 @@ ProbeHandler::ProbeHandler(sc_core::sc_module_name name, const Params& p, ClockD
                                    "LA-LLC: reads an L2 forwarded here as the line's last sharer")),
       perfect_answers_(stats_.counter("perfect_answers", Unit::Count,
                                       "PP (ORACLE, evaluation device): loads answered in zero cycles from another L1")),
+      tracking_full_(stats_.counter("tracking_full", Unit::Count,
+                                    "shared read misses sent to the L2 unprobed: all tracked requests in use")),
+      cancelled_(stats_.counter("cancelled_probes", Unit::Count,
+                                "own probes dropped before injection: their load was answered meanwhile")),
       lat_nonshared_(stats_.average("latency_nonshared_read", Unit::Cycles,
                                     "non-shared read: classified here until its L2 reply is back here")),
       lat_remote_(stats_.average("latency_remote_answer", Unit::Cycles,
@@ -105,7 +109,15 @@ ProbeHandler::ProbeHandler(sc_core::sc_module_name name, const Params& p, ClockD
       incoming_wait_(stats_.average("incoming_wait", Unit::Cycles,
                                     "incoming probe: queued here until its L1 peer lookup starts")),
       lookup_time_(stats_.average("peer_lookup_time", Unit::Cycles,
-                                  "L1 peer lookup: started until its result (waits for a free L1 port)")) {
+                                  "L1 peer lookup: started until its result (waits for a free L1 port)")),
+      fwd_inject_wait_(stats_.average("forward_inject_wait", Unit::Cycles,
+                                      "forwarded probe or NACK: queued here until it enters the request network")),
+      own_inject_wait_(stats_.average("own_probe_inject_wait", Unit::Cycles,
+                                      "own probe (first or second level): queued until it enters the request network")),
+      hop_network_(stats_.average("probe_hop_network", Unit::Cycles,
+                                  "probe or NACK: entered the request network until it reached this core")),
+      return_wait_(stats_.average("return_wait", Unit::Cycles,
+                                  "own returning probe (NACK, scout list): queued here until processed")) {
   if (p_.s > p_.c)
     error(this->name(), "parameter 'sm_front.stage_params.probe.s' = ", p_.s, " probes cannot split C = ", p_.c,
           " targets: it must be <= c");
@@ -139,7 +151,8 @@ uint64_t ProbeHandler::stat(const char* n) const {
       {"remote_answers", &remote_answers_}, {"selective_l2_answers", &l2_answers_},
       {"dropped_probe_data", &dropped_data_}, {"dropped_l2_replies", &dropped_l2_}, {"incoming_overflow", &overflow_},
       {"l2_reply_bytes", &l2_reply_bytes_}, {"remote_reply_bytes", &remote_reply_bytes_}, {"refusals", &refusals_}, {"ni_deflections", &ni_deflections_},
-      {"perfect_answers", &perfect_answers_}, {"llc_forwards_received", &llc_forwards_}};
+      {"perfect_answers", &perfect_answers_}, {"llc_forwards_received", &llc_forwards_},
+      {"tracking_full", &tracking_full_}, {"cancelled_probes", &cancelled_}};
   for (const auto& [k, c] : all)
     if (s == k) return c->value();
   error(name(), "no counter '", s, "'");
@@ -217,7 +230,7 @@ void ProbeHandler::classify(uint64_t cycle) {
       const uint32_t g = tlp_.start(gp.get_address(), targets_, 1, headers_);
       th_.push(g);
       pend_[g] = Pending{&gp, cycle};
-      own_q_.push_back(&probe_payload(headers_.front(), e.pc, ProbeExt::Role::Probe));
+      queue_probe(own_q_, probe_payload(headers_.front(), e.pc, ProbeExt::Role::Probe));
       ++probes_out_;
       ++probes_sent_;
       ++probed_misses_;
@@ -232,13 +245,14 @@ void ProbeHandler::classify(uint64_t cycle) {
       const uint32_t g = tlp_.start(gp.get_address(), targets_, n, headers_);
       th_.push(g);
       pend_[g] = Pending{&gp, cycle};
-      for (const ProbeHeader& h : headers_) own_q_.push_back(&probe_payload(h, e.pc, ProbeExt::Role::Probe));
+      for (const ProbeHeader& h : headers_) queue_probe(own_q_, probe_payload(h, e.pc, ProbeExt::Role::Probe));
       probes_out_ += n;
       probes_sent_ += n;
       ++probed_misses_;
       return;
     }
   }
+  if (shared && p_.location != "perfect" && (tlp_.full() || th_.full())) ++tracking_full_;
   ++nonshared_;
   nonshared_since_[&gp] = cycle;
   nonshared_q_.push_back(&gp);
@@ -280,16 +294,15 @@ void ProbeHandler::take_peer(uint64_t cycle) {
     if (!x || (x->role != ProbeExt::Role::Probe && x->role != ProbeExt::Role::Return))
       error(name(), "a request-network message for ", hex(gp.get_address()), " that is not a probe reached SM core ",
             core_);
-    if (x->role == ProbeExt::Role::Return) {
-      own_return(gp);
-      continue;
-    }
-    if (x->h.requester == core_) {  // deflected back: every remaining target was busy
+    hop_network_.add(double(cycle - x->sent));
+    if (x->role != ProbeExt::Role::Return && x->h.requester == core_) {  // deflected back: all targets busy
       skipped_ += x->h.n_targets;
       x->h.n_targets = 0;
       x->h.returning = true;
       x->role = ProbeExt::Role::Return;
-      own_return(gp);
+    }
+    if (x->role == ProbeExt::Role::Return) {  // own NACK / scout list: queued like a probe (§III-F)
+      queue_incoming(gp, cycle);
       continue;
     }
     // A deflected probe passed over the busy targets listed before this core.
@@ -308,16 +321,40 @@ void ProbeHandler::take_peer(uint64_t cycle) {
         e.kind = MemKind::Nack;
         x->role = ProbeExt::Role::Return;
       }
-      fwd_q_.push_back(&gp);
+      queue_probe(fwd_q_, gp);
       ++ni_deflections_;
       continue;
     }
     ++probes_received_;
-    if (incoming_q_.size() >= p_.incoming_queue) ++overflow_;
-    incoming_since_[&gp] = cycle;
-    incoming_q_.push_back(&gp);
-    update_refusal();
+    queue_incoming(gp, cycle);
   }
+}
+
+void ProbeHandler::queue_incoming(Payload& gp, uint64_t cycle) {
+  if (incoming_q_.size() >= p_.incoming_queue) ++overflow_;
+  incoming_since_[&gp] = cycle;
+  incoming_q_.push_back(&gp);
+  update_refusal();
+}
+
+bool ProbeHandler::head_is_return() const {
+  const ProbeExt* x = incoming_q_.empty() ? nullptr : probe_ext(*incoming_q_.front());
+  return x && x->role == ProbeExt::Role::Return;
+}
+
+void ProbeHandler::cancel_queued_probes(uint32_t group) {
+  for (std::deque<Payload*>* q : {&own_q_, &nack_q_})
+    for (auto it = q->begin(); it != q->end();) {
+      const ProbeExt* x = probe_ext(**it);
+      if (!x || x->h.group != group) {
+        ++it;
+        continue;
+      }
+      (*it)->release();
+      it = q->erase(it);
+      --probes_out_;
+      ++cancelled_;
+    }
 }
 
 void ProbeHandler::own_return(Payload& gp) {
@@ -330,7 +367,7 @@ void ProbeHandler::own_return(Payload& gp) {
   ProbeHeader second;
   switch (tlp_.on_return(x.h, &second)) {
     case TwoLevelProbing::Outcome::SecondLevel:
-      nack_q_.push_back(&probe_payload(second, pc, ProbeExt::Role::Probe));
+      queue_probe(nack_q_, probe_payload(second, pc, ProbeExt::Role::Probe));
       ++probes_out_;
       ++probes_sent_;
       break;
@@ -343,6 +380,11 @@ void ProbeHandler::own_return(Payload& gp) {
   gp.release();
 }
 
+void ProbeHandler::queue_probe(std::deque<Payload*>& q, Payload& gp) {
+  ext_of(gp).queued = clk_.now();
+  q.push_back(&gp);
+}
+
 void ProbeHandler::update_refusal() {
   const bool want = p_.deflection == "router" && incoming_q_.size() >= p_.incoming_queue;
   if (want == refusing_) return;
@@ -352,7 +394,18 @@ void ProbeHandler::update_refusal() {
 }
 
 void ProbeHandler::start_lookup(uint64_t cycle) {
-  if (lookup_busy_ || incoming_q_.empty()) return;
+  if (lookup_busy_ || incoming_q_.empty()) return;  // the head ahead still waits for the L1 port
+  if (head_is_return()) {  // the requester's own probe back: no L1 lookup, one per cycle
+    Payload& gp = *incoming_q_.front();
+    incoming_q_.pop_front();
+    update_refusal();
+    if (const auto it = incoming_since_.find(&gp); it != incoming_since_.end()) {
+      return_wait_.add(double(cycle - it->second));
+      incoming_since_.erase(it);
+    }
+    own_return(gp);
+    return;
+  }
   if (reply_q_.size() >= p_.reply_queue || fwd_q_.size() >= p_.forward_queue) return;
   Payload& gp = *incoming_q_.front();
   incoming_q_.pop_front();
@@ -416,7 +469,7 @@ void ProbeHandler::lookup_done(Payload& gp, bool hit) {
       e.kind = MemKind::Nack;
       x.role = ProbeExt::Role::Return;
     }
-    fwd_q_.push_back(&gp);
+    queue_probe(fwd_q_, gp);
     ++forwarded_;
   }
   clk_.wake_after_now(*this);
@@ -459,6 +512,7 @@ void ProbeHandler::from_network(uint64_t cycle) {
     if (!clones_out_) error(name(), "an L2 reply for group ", x->h.group, " that was never sent");
     --clones_out_;
     if (th_.l2_reply(x->h.group) == TimeoutHandler::Answer::Use) {
+      tlp_.finish(x->h.group);  // the miss's MSHR is freed: probes still out come back stale
       ++l2_answers_;
       l2_reply_bytes_ += gp.get_data_length();
       lat_selective_l2_.add(double(cycle - pend_.at(x->h.group).since));
@@ -498,6 +552,7 @@ void ProbeHandler::answer(uint32_t group, const MemExt& from) {
   if (it == pend_.end()) error(name(), "group ", group, " answered but no L1 fetch is held for it");
   Payload& f = *it->second.fetch;
   pend_.erase(it);
+  cancel_queued_probes(group);  // its own probes still waiting for injection can no longer help
   answer_fetch(f, from);
 }
 
@@ -523,7 +578,7 @@ void ProbeHandler::send_up() {
 
 // ---- request network injection: five classes, strict priority (§III-F) ----
 
-void ProbeHandler::inject(uint64_t) {
+void ProbeHandler::inject(uint64_t cycle) {
   if (to_net_.busy()) return;
   using A = ProbeInjectionArbiter;
   uint8_t ready = 0;
@@ -539,11 +594,17 @@ void ProbeHandler::inject(uint64_t) {
     gp = q.front();
     q.pop_front();
   };
+  const auto stamp = [&](Average& wait) {  // tracing: time in the queue, injection cycle
+    if (ProbeExt* x = probe_ext(*gp); x && (x->role == ProbeExt::Role::Probe || x->role == ProbeExt::Role::Return)) {
+      wait.add(double(cycle - x->queued));
+      x->sent = cycle;
+    }
+  };
   switch (c) {
     case A::NonShared: pop(nonshared_q_); break;
-    case A::ForwardedProbe: pop(fwd_q_); break;
-    case A::ProcessedNack: pop(nack_q_); break;
-    case A::OwnProbe: pop(own_q_); break;
+    case A::ForwardedProbe: pop(fwd_q_); stamp(fwd_inject_wait_); break;
+    case A::ProcessedNack: pop(nack_q_); stamp(own_inject_wait_); break;
+    case A::OwnProbe: pop(own_q_); stamp(own_inject_wait_); break;
     case A::SelectiveL2: {  // a copy of the held fetch: the fetch itself stays here until answered
       const uint32_t g = th_.l2_request();
       Payload& f = *pend_.at(g).fetch;
@@ -574,8 +635,8 @@ void ProbeHandler::summarize(json& s, const std::vector<const SmFrontStage*>& al
          oracle = 0, received = 0;
   double timeouts = 0, releases = 0, tp = 0, fp = 0, fn = 0;
   std::set<const ProbeFabric*> fabrics;
-  uint64_t ni_deflections = 0;
-  Average lat_ns, lat_rem, lat_l2, in_wait, lk_time;
+  uint64_t ni_deflections = 0, tracking_full = 0;
+  Average lat_ns, lat_rem, lat_l2, in_wait, lk_time, fwd_wait, own_wait, hop_net;
   for (const SmFrontStage* st : all) {
     const auto& h = dynamic_cast<const ProbeHandler&>(*st);
     reads += double(h.read_misses_.value());
@@ -596,11 +657,15 @@ void ProbeHandler::summarize(json& s, const std::vector<const SmFrontStage*>& al
     fn += double(h.predictor_.false_neg());
     fabrics.insert(&h.fabric_);
     ni_deflections += h.ni_deflections_.value();
+    tracking_full += h.tracking_full_.value();
     lat_ns.merge(h.lat_nonshared_);
     lat_rem.merge(h.lat_remote_);
     lat_l2.merge(h.lat_selective_l2_);
     in_wait.merge(h.incoming_wait_);
     lk_time.merge(h.lookup_time_);
+    fwd_wait.merge(h.fwd_inject_wait_);
+    own_wait.merge(h.own_inject_wait_);
+    hop_net.merge(h.hop_network_);
   }
   uint64_t deflections = ni_deflections;
   for (const ProbeFabric* f : fabrics) deflections += f->deflections();
@@ -621,6 +686,7 @@ void ProbeHandler::summarize(json& s, const std::vector<const SmFrontStage*>& al
   s["probe_deflections"] = deflections;
   s["probe_timeouts"] = timeouts;
   s["probe_early_releases"] = releases;
+  s["probe_tracking_full"] = double(tracking_full);
   s["probe_data_replies"] = received;
   s["probe_dropped_probe_data"] = drop_d;
   s["probe_dropped_l2_replies"] = drop_l2;
@@ -631,6 +697,9 @@ void ProbeHandler::summarize(json& s, const std::vector<const SmFrontStage*>& al
   s["probe_latency_selective_l2_answer"] = lat_l2.mean();
   s["probe_incoming_wait"] = in_wait.mean();
   s["probe_peer_lookup_time"] = lk_time.mean();
+  s["probe_forward_inject_wait"] = fwd_wait.mean();
+  s["probe_own_inject_wait"] = own_wait.mean();
+  s["probe_hop_network"] = hop_net.mean();
   if (p_.sharing == "predictor") {
     s["probe_predictor_precision"] = tp + fp > 0 ? tp / (tp + fp) : 0.0;
     s["probe_predictor_recall"] = tp + fn > 0 ? tp / (tp + fn) : 0.0;

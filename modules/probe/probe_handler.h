@@ -21,12 +21,15 @@
 // Incoming probes wait in the incoming queue; the head asks the L1 for a peer lookup
 // (Cache::peer_lookup: served only in a cycle whose lookup slot local accesses leave free), one
 // at a time. Deflection (§III-F) when the incoming queue holds `incoming_queue` probes:
-//   deflection = ni (default): the core still ejects an arriving probe but passes it straight to
-//     its forwarded-probe queue without a lookup (to its next target, or back to its requester);
-//   deflection = router: the handler sets its NI's refusal flag and the router redirects further
-//     probes (ProbeFabric's HeadHook), the paper's mechanism. On hpca6x6 (1 VC per port, XY) the
-//     turns a redirect adds can deadlock the request network (seen on 2mm / spmv small runs), so
-//     it is not the default; probes already on their way are still taken (incoming_overflow);
+//   deflection = router (the hpca6x6 overlays): the handler sets its NI's refusal flag and the
+//     router redirects further probes (ProbeFabric's HeadHook), the paper's mechanism. A redirect
+//     adds turns XY routing forbids, which deadlocked hpca6x6's single VC (2mm, spmv, conv2d), so
+//     it needs an escape VC on the request network that only deflected probes use
+//     (noc.escape_vcs = 1, noc.router.vcs_per_vnet = 2; an error otherwise); a probe is deflected
+//     at most once, and probes already on their way are still taken (incoming_overflow);
+//   deflection = ni (the default, for networks without an escape VC): the core still ejects an
+//     arriving probe but passes it straight to its forwarded-probe queue without a lookup (to its
+//     next target, or back to its requester), so it waits for the busy core's injection;
 //   deflection = off: probes queue without bound.
 // Either way the request network never blocks at an SM (probes are always ejected). A lookup
 // waits while its result's queue (replies to incoming probes / forwarded probes) is full.
@@ -42,10 +45,20 @@
 //     core cycles from a read's classification here until its answer is back here, per answer
 //     kind. The block's l1_miss_penalty / memory_latency use the supplier's stamps for a
 //     probe-answered load (see below) and so leave out the probe's walk: compare AMAT instead;
-//   * a shared miss that finds TwoLevelProbing or the TimeoutHandler full (32 requests) goes to
-//     the L2 as non-shared; so does S - 1 = 0 probes (IP(C,1,P<1));
-//   * a returning probe and a probe deflected back to its requester are handled at once (never
-//     queued behind incoming probes); a returning leader is a NACK;
+//   * a shared miss that finds TwoLevelProbing or the TimeoutHandler full (`tracked` requests)
+//     goes to the L2 as non-shared (counted: tracking_full); so does S - 1 = 0 probes
+//     (IP(C,1,P<1)). Both track a request only while its load is unanswered (§III-F: "up to 32
+//     outstanding requests, which is the MSHR size"), so with tracked = the L1's MSHRs (32 on
+//     hpca6x6) they are never full when the L1 sends a miss;
+//   * a returning probe (NACK, scout list) and a probe deflected back to its requester enter the
+//     incoming probe queue like other cores' probes (§III-F: the queue's head "is processed to
+//     differentiate between a leader probe, a scout probe, or a received NACK"); at the head it
+//     needs no L1 lookup and no room in the reply / forwarded queues, one per cycle, but waits
+//     while the probe ahead of it still waits for the L1 port (head-of-line, as the paper's queue
+//     is one queue; until 2026-12 they skipped the queue); a returning leader is a NACK;
+//   * when a load is answered (probe data or L2), its own probes still waiting in the outgoing or
+//     processed-NACK queue are dropped (cancelled_probes): they can no longer help (the paper is
+//     silent; a probe already in the network walks on and comes back stale);
 //   * the predictor learns R from every probe data reply of its PC, used or dropped;
 //   * Table I's oracle scenarios (location = nearest | perfect, evaluation devices, sharing = oracle):
 //     DP's nearest sharer is by request-network hops from the requester at miss time (ties: lowest
@@ -138,9 +151,9 @@ class ProbeHandler : public sc_core::sc_module, public SmFrontStage, private Tic
       GPUSC_PARAM_R(nonshared_queue, 1, 4096, "non-shared requests waiting for injection [messages]");
       GPUSC_PARAM_R(up_queue, 1, 4096, "reply-network messages waiting for the L1 [messages]");
       GPUSC_PARAM_C(deflection, "ni|router|off",
-                    "deflect probes arriving at a core whose incoming queue is full (000 §III-F): ni = the core takes "
-                    "the probe and sends it straight on (no lookup), router = its router redirects it (HeadHook; with "
-                    "1 VC and XY routing the extra turns can deadlock the request network), off = queue them");
+                    "deflect probes arriving at a core whose incoming queue is full (000 §III-F): router = its router "
+                    "redirects it on the request network's escape VC (needs noc.escape_vcs >= 1; the hpca6x6 overlays "
+                    "set it), ni = the core takes the probe and sends it straight on (no lookup), off = queue them");
       GPUSC_PARAM(seed, "seed of the selector and probe-count draws (core i uses seed + i)");
       GPUSC_PARAM(predictor, "PC-based sharing predictor (sharing = predictor)");
     }
@@ -200,6 +213,10 @@ class ProbeHandler : public sc_core::sc_module, public SmFrontStage, private Tic
   Payload& make(MemKind kind, unsigned dst_core, uint64_t addr);
   Payload& probe_payload(const ProbeHeader& h, uint64_t pc, ProbeExt::Role role);
   void update_refusal();
+  void queue_probe(std::deque<Payload*>& q, Payload& gp);  // stamps ProbeExt::queued (tracing)
+  void queue_incoming(Payload& gp, uint64_t cycle);         // into the incoming probe queue
+  bool head_is_return() const;                              // its head is an own probe back
+  void cancel_queued_probes(uint32_t group);                // own / second-level probes not yet injected
   bool has_work() const;
 
   const Params p_;
@@ -233,9 +250,10 @@ class ProbeHandler : public sc_core::sc_module, public SmFrontStage, private Tic
   Counter &read_misses_, &oracle_shared_, &probed_misses_, &nonshared_, &writes_atomics_, &probes_sent_,
       &probes_received_, &lookups_, &lookup_hits_, &forwarded_, &returns_, &nacks_, &skipped_, &data_sent_,
       &data_received_, &remote_answers_, &l2_answers_, &dropped_data_, &dropped_l2_, &overflow_,
-      &l2_reply_bytes_, &remote_reply_bytes_, &refusals_, &ni_deflections_, &llc_forwards_, &perfect_answers_;
+      &l2_reply_bytes_, &remote_reply_bytes_, &refusals_, &ni_deflections_, &llc_forwards_, &perfect_answers_, &tracking_full_, &cancelled_;
   // Where the time goes (tracing, core cycles from classification at this handler).
-  Average &lat_nonshared_, &lat_remote_, &lat_selective_l2_, &incoming_wait_, &lookup_time_;
+  Average &lat_nonshared_, &lat_remote_, &lat_selective_l2_, &incoming_wait_, &lookup_time_, &fwd_inject_wait_,
+      &own_inject_wait_, &hop_network_, &return_wait_;
 };
 
 }  // namespace probe

@@ -23,9 +23,7 @@ TimeoutHandler::TimeoutHandler(sc_core::sc_module_name name, const Params& p, Cl
   stats_.invariant("every selective request is answered once or still waits: selective_requests == probe_answers + "
                    "l2_answers + unanswered",
                    [this] {
-                     uint64_t open = 0;
-                     for (const auto& kv : reqs_) open += kv.second.st != St::ProbeAnswered;
-                     return pushed_.value() == probe_answers_.value() + l2_answers_.value() + open;
+                     return pushed_.value() == probe_answers_.value() + l2_answers_.value() + reqs_.size();
                    });
   stats_.invariant("l2_sends == timeouts + early_releases - l2_cancelled - ready", [this] {
     return l2_sends_.value() + cancelled_.value() + l2_.size() == timeouts_.value() + releases_.value();
@@ -121,26 +119,24 @@ TimeoutHandler::Answer TimeoutHandler::probe_data(uint32_t group) {
       ++cancelled_;
       reqs_.erase(it);
       break;
-    case St::L2Sent:
-      it->second.st = St::ProbeAnswered;  // the L2 reply will be dropped
+    case St::L2Sent:  // its MSHR is freed now; the L2 reply will be dropped
+      l2_due_.insert(group);
+      reqs_.erase(it);
       break;
-    case St::ProbeAnswered:
-      error(name(), "request ", group, " got probe data twice");
   }
   ++probe_answers_;
   return Answer::Use;
 }
 
 TimeoutHandler::Answer TimeoutHandler::l2_reply(uint32_t group) {
-  auto it = reqs_.find(group);
-  if (it == reqs_.end() || it->second.st == St::Queued || it->second.st == St::L2Ready)
-    error(name(), "L2 reply for request ", group, ", which was not sent to the L2");
-  const bool answered = it->second.st == St::ProbeAnswered;
-  reqs_.erase(it);
-  if (answered) {
+  if (l2_due_.erase(group)) {  // a probe answered it first
     ++dropped_l2_;
     return Answer::Drop;
   }
+  auto it = reqs_.find(group);
+  if (it == reqs_.end() || it->second.st == St::Queued || it->second.st == St::L2Ready)
+    error(name(), "L2 reply for request ", group, ", which was not sent to the L2");
+  reqs_.erase(it);
   ++l2_answers_;
   return Answer::Use;
 }

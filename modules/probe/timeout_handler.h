@@ -16,8 +16,12 @@
 // wakes only at the head's deadline (STYLE P8).
 // Choices the paper left open:
 //   * capacity (32, the MSHR size) bounds the requests tracked from push() until their load is
-//     answered and no reply of theirs is still expected from the L2; push() when full() is an
-//     error: the caller sends that miss as non-shared instead;
+//     answered (§III-F: the handler tracks "up to 32 outstanding requests, which is the MSHR
+//     size", so an entry lives as long as its miss's MSHR: when a probe answers a request whose
+//     L2 copy is already on its way, the entry is freed at once and the L2 reply, recognised by
+//     its group id, is dropped when it comes; until 2026-12 the entry was held until then, so
+//     slow L2 replies kept shared misses from being probed); push() when full() is an error:
+//     the caller sends that miss as non-shared instead;
 //   * entries removed early (answered by a probe, released) leave a hole that the head pointer
 //     skips in the same cycle, without using up that cycle's check;
 //   * probe data arriving while the request waits for injection to the L2 (timed out, not yet
@@ -29,6 +33,7 @@
 #include <deque>
 #include <functional>
 #include <unordered_map>
+#include <unordered_set>
 
 #include <systemc>
 
@@ -72,6 +77,7 @@ class TimeoutHandler : public sc_core::sc_module, private Tickable {
   const Params& params() const { return p_; }
   bool full() const { return reqs_.size() >= p_.capacity; }
   size_t tracked() const { return reqs_.size(); }
+  size_t l2_replies_due() const { return l2_due_.size(); }  // to be dropped, not tracked
   size_t queued() const;  // in the Selective L2 Requests FIFO (waiting for timeout/release)
   uint64_t timeouts() const { return timeouts_.value(); }
   uint64_t early_releases() const { return releases_.value(); }
@@ -83,7 +89,7 @@ class TimeoutHandler : public sc_core::sc_module, private Tickable {
   uint64_t dropped_l2_replies() const { return dropped_l2_.value(); }
 
  private:
-  enum class St { Queued, L2Ready, L2Sent, ProbeAnswered };
+  enum class St { Queued, L2Ready, L2Sent };
   struct Req {
     St st;
     uint64_t deadline;
@@ -97,6 +103,7 @@ class TimeoutHandler : public sc_core::sc_module, private Tickable {
   std::unordered_map<uint32_t, Req> reqs_;
   std::deque<uint32_t> fifo_;  // Selective L2 Requests, push order; entries not Queued are holes
   std::deque<uint32_t> l2_;    // ready for the L2, not yet sent
+  std::unordered_set<uint32_t> l2_due_;  // answered by a probe, their L2 reply still to drop
   std::function<void(uint32_t)> on_l2_ready_;
   StatGroup stats_;
   Counter &pushed_, &timeouts_, &releases_, &l2_sends_, &cancelled_, &probe_answers_, &l2_answers_, &dropped_probe_,

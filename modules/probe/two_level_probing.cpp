@@ -103,6 +103,10 @@ TwoLevelProbing::Outcome TwoLevelProbing::on_return(const ProbeHeader& h, ProbeH
   error(kWho, "core ", self_, ": group ", h.group, " was found by a returning probe");
 }
 
+void TwoLevelProbing::finish(uint32_t id) {
+  if (groups_.erase(id)) ++by_l2_;
+}
+
 void TwoLevelProbing::add_stats(StatGroup& g) const {
   g.derived("probing_requests", Unit::Count, "read misses probed (two-level groups started)", [this] { return double(started_); });
   g.derived("probing_probes", Unit::Count, "probes injected, first and second level", [this] { return double(probes_sent_); });
@@ -110,6 +114,8 @@ void TwoLevelProbing::add_stats(StatGroup& g) const {
             [this] { return double(second_levels_); });
   g.derived("probing_found", Unit::Count, "probed misses answered by a remote L1", [this] { return double(found_); });
   g.derived("probing_failed", Unit::Count, "probed misses nobody could supply (early release)", [this] { return double(failed_); });
+  g.derived("probing_finished_by_l2", Unit::Count, "groups the L2 answered while probes were still out",
+            [this] { return double(by_l2_); });
   g.derived("probing_stale_returns", Unit::Count, "probe returns after their group was decided", [this] { return double(stale_); });
 }
 

@@ -6,7 +6,11 @@
 //   3. tracks the request's ProbeGroup (probe_group.h) until it is decided: data found, or
 //      failed (early release of the selective L2 request), via a second-level probe over the
 //      scouts' candidates when the leader fails.
-// Up to max_requests groups are tracked (§III-F: 32, the MSHR size).
+// Up to max_requests groups are tracked (§III-F: 32, the MSHR size): a group is tracked while its
+// read miss holds its MSHR, so it ends when the data comes (on_data), when every probe failed,
+// or when the L2 answered the load first (finish(): after a timeout, with probes still walking;
+// until 2026-12 such a group stayed tracked until its last probe came back, which on a congested
+// request network kept later shared misses from being probed).
 // Choices the paper left open:
 //   * the leader is probe 0 and takes the first ceil(C / probes) targets in selector order (the
 //     supplier selector's first draws, i.e. the likeliest suppliers); earlier probes take the
@@ -66,6 +70,9 @@ class TwoLevelProbing {
   Outcome on_data(uint32_t group);
   // A probe came back (returning). On SecondLevel, *second is the probe to inject.
   Outcome on_return(const ProbeHeader& h, ProbeHeader* second);
+  // The load of `group` was answered by the L2 (its selective L2 request): the group is no
+  // longer tracked, its probes still out come back stale. No-op for a group not tracked.
+  void finish(uint32_t group);
 
   const Params& params() const { return p_; }
   bool full() const { return groups_.size() >= p_.max_requests; }
@@ -76,6 +83,7 @@ class TwoLevelProbing {
   uint64_t second_levels() const { return second_levels_; }
   uint64_t found() const { return found_; }
   uint64_t failed() const { return failed_; }                 // early releases asked for
+  uint64_t finished_by_l2() const { return by_l2_; }          // answered by the L2 with probes out
   uint64_t stale_returns() const { return stale_; }
   // Registers the counts as derived stats of `g` (name prefix "probing_").
   void add_stats(StatGroup& g) const;
@@ -86,7 +94,7 @@ class TwoLevelProbing {
   SeededRng rng_;
   uint32_t next_group_ = 0;
   std::map<uint32_t, ProbeGroup> groups_;
-  uint64_t started_ = 0, probes_sent_ = 0, second_levels_ = 0, found_ = 0, failed_ = 0, stale_ = 0;
+  uint64_t started_ = 0, probes_sent_ = 0, second_levels_ = 0, found_ = 0, failed_ = 0, stale_ = 0, by_l2_ = 0;
 };
 
 }  // namespace probe

@@ -126,6 +126,9 @@ class SmCore : public sc_core::sc_module, private Tickable {
   unsigned resident_warps() const { return warps_used_; }
   size_t mem_queue_occupancy() const { return q_size_; }
   uint64_t outstanding() const { return outstanding_; }  // line requests not yet answered
+  // Forward progress so far: warp instructions issued plus replies received (a platform's
+  // stall watchdog compares it over time).
+  uint64_t progress() const { return warp_instr_.value() + replies_.value(); }
   const PayloadPool& pool() const { return pool_; }
   const Params& params() const { return p_; }
 

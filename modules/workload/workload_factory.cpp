@@ -15,7 +15,9 @@
 #include "workload/fir.h"
 #include "workload/gemm.h"
 #include "workload/histogram.h"
+#include "workload/inverted_index.h"
 #include "workload/kmeans.h"
+#include "workload/page_view_count.h"
 #include "workload/pagerank.h"
 #include "workload/polybench_2mm.h"
 #include "workload/polybench_3mm.h"
@@ -26,6 +28,7 @@
 #include "workload/string_match.h"
 #include "workload/trace_workload.h"
 #include "workload/transpose.h"
+#include "workload/word_count.h"
 
 namespace gpusc {
 namespace {
@@ -119,8 +122,12 @@ const std::vector<Entry>& table() {
           "C = A B with shared-memory tiling (CUDA SDK matrixMul, Parboil sgemm)"),
       entry<HistogramWorkload, Input::Seeded>("histogram",
           "8-bit histogram with global atomics, one thread per element"),
+      entry<InvertedIndexWorkload, Input::Seeded>("inverted-index",
+          "documents linking to each URL of a generated HTML corpus: map, prefix sums, bitonic group (Mars InvertedIndex)"),
       entry<KmeansWorkload, Input::Seeded>("kmeans",
           "Lloyd's k-means, one launch per iteration (Rodinia kmeans)"),
+      entry<PageViewCountWorkload, Input::Seeded>("page-view-count",
+          "distinct views per page of a generated web log: dedup and count MapReduce jobs (Mars PageViewCount)"),
       entry<PagerankWorkload, Input::Graph>("pagerank",
           "pull-based PageRank, fixed iterations, one thread per vertex"),
       entry<PolybenchGemmWorkload, Input::None>("polybench-gemm",
@@ -135,6 +142,8 @@ const std::vector<Entry>& table() {
           "keyword search in every line of a generated text, one thread per line (Mars StringMatch map)"),
       entry<TransposeWorkload, Input::None>("transpose",
           "out = in^T, the naive kernel (CUDA SDK transposeNaive)"),
+      entry<WordCountWorkload, Input::Seeded>("word-count",
+          "occurrences of each word of a generated text: map, prefix sums, bitonic group (Mars WordCount)"),
   };
   return t;
 }

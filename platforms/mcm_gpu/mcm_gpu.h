@@ -125,7 +125,10 @@ class McmGpu : public sc_core::sc_module {
   McmGpu(const McmGpu&) = delete;
   McmGpu& operator=(const McmGpu&) = delete;
 
-  bool run(uint64_t max_cycles, const Platform::ProgressFn& progress = {}) { return platform_->run(max_cycles, progress); }
+  bool run(uint64_t max_cycles, const Platform::ProgressFn& progress = {}, uint64_t stall_cycles = 0) {
+    return platform_->run(max_cycles, progress, stall_cycles);
+  }
+  Platform::Stop stop() const { return platform_->stop(); }  // why run() returned
   uint64_t cycles() const { return platform_->cycles(); }
 
   const Params& params() const { return p_; }  // effective (stage parameters filled in)

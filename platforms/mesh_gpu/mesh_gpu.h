@@ -65,7 +65,7 @@ class MeshGpu {
       GPUSC_PARAM_R(noc_mhz, 1, 1e5, "interconnect clock [MHz]");
       GPUSC_PARAM_R(dram_mhz, 1, 1e5, "DRAM command clock [MHz]");
       GPUSC_PARAM_C(network, "vnets|separate", "request/reply as virtual networks of one NoC, or two physical NoCs");
-      GPUSC_PARAM_C(placement, "bottom|top-bottom|edge|diamond", "MC placement on a mesh (001 §5.4)");
+      GPUSC_PARAM_C(placement, "bottom|top-bottom|edge|diamond|gpgpusim", "MC placement on a mesh (001 §5.4)");
       GPUSC_PARAM_R(interleave_bytes, 1, 1 << 20,
                     "address interleave chunk among MCs [bytes] (first-touch: among the MCs of a page's block)");
       GPUSC_PARAM_R(blocks, 1, 1 << 16,
@@ -95,7 +95,10 @@ class MeshGpu {
 
   // Runs until the workload has finished and every write ack is back, or max_cycles core cycles.
   // Returns true when the workload finished.
-  bool run(uint64_t max_cycles, const Platform::ProgressFn& progress = {}) { return platform_.run(max_cycles, progress); }
+  bool run(uint64_t max_cycles, const Platform::ProgressFn& progress = {}, uint64_t stall_cycles = 0) {
+    return platform_.run(max_cycles, progress, stall_cycles);
+  }
+  Platform::Stop stop() const { return platform_.stop(); }  // why run() returned
 
   // The effective configuration: p with every memory-partition and SM-side stage's parameters
   // filled in.

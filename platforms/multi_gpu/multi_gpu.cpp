@@ -101,12 +101,6 @@ noc::NetworkInterface::Params MultiGpu::Switch::ni_defaults() {
 MultiGpu::Params MultiGpu::checked(const Params& p, const McStageRegistry& stages) {
   const std::string w = "multi_gpu";
   validate(p, w);
-  if (p.sm.line_bytes != p.l1.line_bytes || p.l1.line_bytes != p.mc.l2.line_bytes)
-    error(w, "sm.line_bytes (", p.sm.line_bytes, "), l1.line_bytes (", p.l1.line_bytes, ") and mc.l2.line_bytes (",
-          p.mc.l2.line_bytes, ") must be equal: a request is one line at every level");
-  if (p.mc.memory == "bandwidth" && p.mc.bandwidth_memory.line_bytes < p.mc.l2.line_bytes)
-    error(w, "mc.bandwidth_memory.line_bytes (", p.mc.bandwidth_memory.line_bytes, ") is smaller than mc.l2.line_bytes (",
-          p.mc.l2.line_bytes, "): the memory must take a whole L2 line");
   if (p.fabric.router.vnets != 2)
     error(w, "fabric.router.vnets must be 2 (requests on 0, replies on 1), got ", p.fabric.router.vnets);
   if (p.link.classes != 2)

@@ -220,7 +220,7 @@ class MultiGpu {
       GPUSC_PARAM_R(dram_mhz, 1, 1e5, "memory model clock [MHz]");
       GPUSC_PARAM_R(fabric_mhz, 1, 1e5, "inter-GPU links and switch clock [MHz]");
       GPUSC_PARAM_C(network, "vnets|separate", "in-GPU request/reply classes: virtual networks or two networks");
-      GPUSC_PARAM_C(placement, "bottom|top-bottom|edge|diamond", "MC placement on the in-GPU mesh");
+      GPUSC_PARAM_C(placement, "bottom|top-bottom|edge|diamond|gpgpusim", "MC placement on the in-GPU mesh");
       GPUSC_PARAM_R(interleave_bytes, 1, 1 << 20, "interleave chunk over a GPU's partitions [bytes]");
       GPUSC_PARAM(page_map, "unified address space: which GPU owns a page");
       GPUSC_PARAM(noc, "in-GPU network (mesh k x m = sms + mcs + 1, or crossbar k = sms + mcs + 1)");
@@ -247,7 +247,10 @@ class MultiGpu {
   MultiGpu(const MultiGpu&) = delete;
   MultiGpu& operator=(const MultiGpu&) = delete;
 
-  bool run(uint64_t max_cycles, const Platform::ProgressFn& progress = {}) { return platform_->run(max_cycles, progress); }
+  bool run(uint64_t max_cycles, const Platform::ProgressFn& progress = {}, uint64_t stall_cycles = 0) {
+    return platform_->run(max_cycles, progress, stall_cycles);
+  }
+  Platform::Stop stop() const { return platform_->stop(); }  // why run() returned
 
   const Params& params() const { return p_; }  // with the stages' effective parameters
   unsigned gpus() const { return p_.gpus; }

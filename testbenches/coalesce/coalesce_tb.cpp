@@ -2,6 +2,9 @@
 // RGR allocation order, RGR exhaustion back-pressure, the round-robin request selector, a full
 // reply queue stopping stage 2 and from_mem, writes passing through untouched, one reply per
 // requester under a random stream, protocol and configuration errors.
+// Built twice: coalesce_tb with the C++ RGR model, and (with Verilator) coalesce_rtl_tb with
+// rgr_model = rtl (GPUSC_TB_RTL: rtl/pcu_rgr.v behind pin adapters) for every bench built from
+// pcu64(): the same cycle-exact checks hold, the RTL answering within the cycle it is asked.
 //
 // Bench: a ScriptedInitiator plays the NI on req_in, an L2 stand-in answers every request after
 // a fixed latency L with the same payload (is_reply = true, dst = src), a ScriptedTarget plays
@@ -161,6 +164,9 @@ struct PcuBench : sc_core::sc_module {
 Params pcu64() {
   Params p;
   p.rgrs = 64;
+#ifdef GPUSC_TB_RTL
+  p.rgr_model = "rtl";
+#endif
   return p;
 }
 
@@ -775,3 +781,29 @@ TEST_CASE("PCU stage registration: \"pcu\" builds a PacketCoalescingUnit as a pa
   CHECK(&mc.in() == &pcu->req_in);
   CHECK(&mc.out() == &pcu->reply_out);
 }
+
+#ifdef GPUSC_TB_RTL
+TEST_CASE("PCU with RTL RGRs: more destination bits than the RTL's 64 is an error naming them", "[pcu][config]") {
+  Params p = pcu64();
+  p.max_nodes = 65;
+  expect_config_error(p, "rtl/pcu_rgr.v has 64 destination bits");
+}
+
+TEST_CASE("PCU with RTL RGRs: a block beyond the RTL's 41-bit field is an error", "[pcu][error]") {
+  PcuBench b("b", pcu64(), 10);
+  b.read(0, 3, uint64_t(1) << 41);
+  REQUIRE_THROWS_WITH(b.run_to(50), Catch::Contains("41-bit block field"));
+}
+
+TEST_CASE("PCU with RTL RGRs: the RTL's clock runs only while reads and replies are being looked up", "[pcu][rtl]") {
+  PcuBench b("b", pcu64(), 40);
+  b.read(10, 1, 5);
+  b.read(11, 2, 5);
+  b.run_to(5000);
+  REQUIRE(b.sm.arrivals().size() == 1);  // one multicast reply
+  // Two lookups (cycles 11 and 12) and one release: a few edges, not 5000.
+  const uint64_t edges = collect_stats()["stats"]["b.pcu.rgr_rtl.clock.rising_edges"].get<uint64_t>();
+  CHECK(edges >= 3);
+  CHECK(edges <= 6);
+}
+#endif

@@ -363,3 +363,18 @@ TEST_CASE("Params: a JSON number too large for a double is malformed JSON, not a
   apply_override(cfg, "depth=1e999");  // not JSON: taken as the string, refused by the field's type
   CHECK_THROWS_WITH(params_from_json<TestParams>(cfg, "q"), Catch::Contains("q.depth"));
 }
+
+TEST_CASE("Params: field_info finds a field's descriptor by its key path, sections included") {
+  const auto depth = field_info<OuterParams>("l1.depth");
+  REQUIRE(depth);
+  CHECK(std::string(depth->name) == "depth");
+  CHECK((depth->has_range && depth->lo == 1 && depth->hi == 64));
+  const auto policy = field_info<OuterParams>("l1.policy");
+  REQUIRE(policy);
+  CHECK(std::string(policy->choices) == "lru|fifo|random");
+  CHECK(field_info<OuterParams>("banks")->hi == 8);
+  CHECK_FALSE(field_info<OuterParams>("l1"));        // a section, not a field
+  CHECK_FALSE(field_info<OuterParams>("l1.nope"));
+  CHECK_FALSE(field_info<OuterParams>("banks.x"));   // a field has no sub-keys
+  CHECK_FALSE(field_info<OuterParams>(""));
+}

@@ -11,6 +11,10 @@
 // the L2 in c + 1; the stand-in answers in c + 1 + L; the reply enters the compressor in
 // c + 2 + L and leaves compress (2) + decompress (1) cycles later, in c + 5 + L.
 // Units under test include critical/dpc_co_dec.h (DpcCoDec: its latencies are checked cycle by cycle here).
+// Built twice: packet_data_filter_tb with the C++ codec, and (with Verilator) packet_data_filter_rtl_tb
+// with codec.model = rtl (GPUSC_TB_RTL): the RTL codec (rtl/dpc_*.v behind pin adapters) passes the
+// same cycle-exact checks, since its latencies are DpcCoDec's defaults; the cases that set other
+// latencies are replaced there by the RTL's own.
 #include <catch2/catch.hpp>
 
 #include <cstring>
@@ -178,9 +182,16 @@ struct FilterBench : sc_core::sc_module {
   }
 };
 
+#ifdef GPUSC_TB_RTL
+constexpr const char* kModel = "rtl";
+#else
+constexpr const char* kModel = "cpp";
+#endif
+
 Params mode(const char* m) {
   Params p;
   p.mode = m;
+  p.codec.model = kModel;
   return p;
 }
 
@@ -262,6 +273,7 @@ TEST_CASE("data filter: same-key PDRs before the reply merge into one reply, and
   CHECK(collect_stats()["invariant_failures"].empty());
 }
 
+#ifndef GPUSC_TB_RTL
 TEST_CASE("data filter: the DpcCoDec latencies set when a reply leaves", "[filter][timing]") {
   // Request handed over at 10, L2 answer at 31, compressor intake at 32: the reply leaves at
   // 32 + compress_latency (+ decompress_latency when charged here). Write acks pass at once.
@@ -289,6 +301,39 @@ TEST_CASE("data filter: without charge_decompress only the compression latency i
   REQUIRE(b.sm.replies.size() == 1);
   CHECK(b.sm.replies[0].cycle == 32);
 }
+#else
+TEST_CASE("data filter: with the RTL codec, latencies other than the RTL's are errors naming them", "[filter][timing]") {
+  ClockDomain clk{"clk", 1000.0};
+  Params p = mode("dftruc");
+  p.codec.compress_latency = 6;
+  REQUIRE_THROWS_WITH(PacketDataFilter("f1", p, clk), Contains("codec.compress_latency = 6") && Contains("2 cycles"));
+  Params q = mode("dftruc");
+  q.codec.decompress_latency = 3;
+  REQUIRE_THROWS_WITH(PacketDataFilter("f2", q, clk), Contains("codec.decompress_latency = 3"));
+  q.charge_decompress = false;  // then the decompressor is not here: its latency is not the filter's
+  PacketDataFilter f3("f3", q, clk);
+  CHECK(f3.params().codec.model == "rtl");
+}
+
+TEST_CASE("data filter: with the RTL codec and no decompressor here, a reply leaves 2 cycles after intake",
+          "[filter][timing]") {
+  Params p = mode("dfman");
+  p.charge_decompress = false;
+  FilterBench b("b", p, 20);
+  b.read(10, 1, 7, 0b0011);
+  b.read(60, 1, 8, 0b1111);
+  b.run_to(200);
+  REQUIRE(b.sm.replies.size() == 2);
+  CHECK(b.sm.replies[0].cycle == 32 + 2);
+  CHECK(b.sm.replies[1].cycle == 82 + 2);
+  CHECK(b.sm.replies[0].data == zero_outside(words_0_31(0), 0b0011));  // DF-MAN: zero-filled is smaller
+  CHECK(b.sm.replies[1].data == words_0_31(0));
+  // The RTL's clock ran only around the two lines: a couple of edges each, not the 200 cycles.
+  const uint64_t edges = collect_stats()["stats"]["b.filter.codec_rtl.clock.rising_edges"].get<uint64_t>();
+  CHECK(edges >= 2 * 2);
+  CHECK(edges <= 2 * 4);
+}
+#endif
 
 TEST_CASE("data filter: a full table bypasses a PDR, which gets the whole line", "[filter][full]") {
   Params p = mode("dftruc");
@@ -476,7 +521,13 @@ TEST_CASE("data filter: as stage data_filter of a MemoryPartition, replies carry
   REQUIRE(reg.contains("data_filter"));
   MemoryPartition::Params mp;
   mp.stages = {"data_filter"};
+#ifdef GPUSC_TB_RTL
+  const unsigned latency = 2;  // the RTL's
+  mp.stage_params = {{"data_filter", {{"mode", "dftruc"}, {"codec", {{"model", "rtl"}}}}}};
+#else
+  const unsigned latency = 4;
   mp.stage_params = {{"data_filter", {{"mode", "dftruc"}, {"codec", {{"compress_latency", 4}}}}}};
+#endif
   MemoryPartition mc("mc", mp, core, dram_clk, 0, map, reg);
   BackingStore store;
   const Line l = words_0_31(0);
@@ -488,7 +539,8 @@ TEST_CASE("data filter: as stage data_filter of a MemoryPartition, replies carry
   mc.out().bind(ni.in);
   auto* f = dynamic_cast<PacketDataFilter*>(mc.stage("data_filter"));
   REQUIRE(f);
-  CHECK(f->params().codec.compress_latency == 4);
+  CHECK(f->params().codec.compress_latency == latency);
+  CHECK(f->params().codec.model == kModel);
   CHECK(f->params().table_entries == 256);
   for (unsigned i = 0; i < 2; ++i)
     noc.at(10 + 2000 * i, [](tlm::tlm_generic_payload& gp, MemExt& e) {

@@ -7,7 +7,9 @@
 // path holds `depth` messages (full: END_REQ withheld). Parameters (TagStage::Params): tag,
 // requests / replies (false: not on that path, ports nullptr), depth. It also logs every pass
 // (stage name, path, address, cycle) into an optional shared log, and summarize() adds the
-// line "<name>_messages" = messages it passed, summed over the partitions.
+// line "<name>_messages" = messages it passed, summed over the partitions. With `spin` it keeps
+// every request it takes and ticks every cycle without passing any on: a unit that is awake but
+// makes no progress (for the platform's stall watchdog).
 // Only for testbenches that link gpusc_mem (header-only: the harness library does not).
 #pragma once
 #include <deque>
@@ -30,12 +32,14 @@ class TagStage : public sc_core::sc_module, public McStage, private Tickable {
     bool requests = true;  // on the request path
     bool replies = true;   // on the reply path
     unsigned depth = 2;    // messages per path
+    bool spin = false;     // keep every request, tick every cycle, pass nothing on
     template <class F> static void describe(F&& f) {
       using S = Params;
       GPUSC_PARAM_R(tag, 0, 9, "digit appended to MemExt::pc");
       GPUSC_PARAM(requests, "on the request path");
       GPUSC_PARAM(replies, "on the reply path");
       GPUSC_PARAM_R(depth, 1, 64, "messages held per path");
+      GPUSC_PARAM(spin, "keep every request and tick every cycle without passing any on");
     }
   };
   struct Pass {
@@ -106,6 +110,7 @@ class TagStage : public sc_core::sc_module, public McStage, private Tickable {
     return true;
   }
   bool tick(uint64_t cycle) override {
+    if (p_.spin) return true;
     if (!req_q_.empty() && !req_out.busy()) {
       tlm::tlm_generic_payload* gp = req_q_.front();
       req_q_.pop_front();

@@ -221,9 +221,9 @@ TEST_CASE("MemoryPartition stages: bad stage configurations are clear errors", "
   // The effective parameters: defaults filled in, for listed stages only.
   P ok = chain({"b"});
   const P eff = load(ok);
-  CHECK(eff.stage_params == json{{"b", {{"tag", 2}, {"requests", true}, {"replies", true}, {"depth", 2}}}});
+  CHECK(eff.stage_params == json{{"b", {{"tag", 2}, {"requests", true}, {"replies", true}, {"depth", 2}, {"spin", false}}}});
   ok.stage_params = json::object();
-  CHECK(load(ok).stage_params == json{{"b", {{"tag", 1}, {"requests", true}, {"replies", true}, {"depth", 2}}}});
+  CHECK(load(ok).stage_params == json{{"b", {{"tag", 1}, {"requests", true}, {"replies", true}, {"depth", 2}, {"spin", false}}}});
 
   P twice = chain({"a", "a"});
   REQUIRE_THROWS_WITH(load(twice), Catch::Contains("stage 'a' is listed twice in mc.stages"));

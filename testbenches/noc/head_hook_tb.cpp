@@ -29,7 +29,7 @@ const MemExt* arrived_ext(NocBench& b, unsigned d, uint64_t tag) {
 // Rewrites destination `from` to `to` at router `at`; counts its calls per router.
 struct Rewrite : noc::HeadHook {
   unsigned at, from, to;
-  unsigned calls[3] = {};
+  unsigned calls[8] = {};  // [router], meshes of up to 8 routers
   Rewrite(unsigned a, unsigned f, unsigned t) : at(a), from(f), to(t) {}
   unsigned redirect(unsigned router, const noc::Flit& head) override {
     ++calls[router];
@@ -106,6 +106,46 @@ TEST_CASE("head hook: deflection when the destination's NI refuses the packet's 
   CHECK(hook.deflected == 1);
   // Refusal is a signal for the hook, not a block: without a hook the packet is ejected.
   CHECK(arrival(nohook, 1, 1) == t0 + 10);
+}
+
+TEST_CASE("head hook: with an escape VC a redirected packet passes traffic stuck on the other VC", "[router][hook][escape]") {
+  // 4x1 mesh, 2 VCs. Node 1 floods node 3, whose sink stalls, so the link 1 -> 2 fills. A packet
+  // 0 -> 1 redirected at router 1 to node 2 crosses that same link. With escape_vcs = 1 the flood
+  // may only use VC 0 and the redirected packet only VC 1: it arrives as on an empty network
+  // (1-flit, 3 routers: t0 + 14). Without, the flood holds both VCs and the packet waits for
+  // the stall to end.
+  const uint64_t t0 = 200, stall = 600;
+  auto params = [](unsigned escape) {
+    noc::Network::Params p = mesh_params(4, 1, 3, 2, 8);
+    p.escape_vcs = escape;
+    return p;
+  };
+  NocBench esc("esc", params(1));
+  NocBench shared("shared", params(0));
+  Rewrite he(1, 1, 2), hs(1, 1, 2);
+  esc.net->set_head_hook(&he);
+  shared.net->set_head_hook(&hs);
+  for (NocBench* b : {&esc, &shared}) {
+    b->dst[3].stall_until(stall);
+    for (unsigned i = 0; i < 40; ++i) b->send(1, 3, 1 + i, 4, 1000 + i);
+    b->send(0, 1, t0, 1, 1);
+  }
+  esc.run(stall + 600);
+  CHECK(arrival(esc, 1, 1) == UINT64_MAX);
+  CHECK(arrival(esc, 2, 1) == t0 + 14);
+  CHECK(arrival(shared, 2, 1) > stall);
+  for (NocBench* b : {&esc, &shared})
+    for (unsigned i = 0; i < 40; ++i) CHECK(arrival(*b, 3, 1000 + i) != UINT64_MAX);  // all drain
+}
+
+TEST_CASE("head hook: escape VCs are for a mesh and must leave a VC for other packets", "[router][hook][bad]") {
+  noc::Network::Params p = mesh_params(3, 1, 3, 2, 8);
+  p.escape_vcs = 2;
+  REQUIRE_THROWS_WITH(NocBench("b1", p), Catch::Contains("escape_vcs = 2 leaves no VC for other packets"));
+  p.escape_vcs = 1;
+  p.topology = "crossbar";
+  p.k = 3;
+  REQUIRE_THROWS_WITH(NocBench("b2", p), Catch::Contains("escape_vcs = 1 is for a mesh"));
 }
 
 TEST_CASE("head hook: refusal of a virtual network that does not exist is an error", "[router][hook][bad]") {

@@ -87,6 +87,25 @@ TEST_CASE("MC placement: diamond puts 8 MCs evenly on |x-4| + |y-4| = 3", "[mesh
   for (unsigned q = 0; q < 4; ++q) CHECK(side[q] == 2);
 }
 
+TEST_CASE("MC placement: gpgpusim is GPGPU-Sim v3's mesh map (28 SMs + 8 MCs on 6x6: nodes 3 7 10 12 23 25 28 32)",
+          "[mesh_placement]") {
+  // GPGPU-Sim's intersim2 preset for (28 SMs, 8 memory nodes), its default (use_map = 1).
+  const auto v = mc_placement(6, 6, 8, "gpgpusim");
+  CHECK(v == std::vector<unsigned>{3, 7, 10, 12, 23, 25, 28, 32});
+  unsigned row[6] = {}, col[6] = {};
+  for (unsigned n : v) ++row[n / 6], ++col[n % 6];
+  for (unsigned i = 0; i < 6; ++i) {
+    CHECK(row[i] >= 1);  // every row and column has one or two
+    CHECK(row[i] <= 2);
+    CHECK(col[i] >= 1);
+    CHECK(col[i] <= 2);
+  }
+  CHECK(mc_placement(4, 4, 8, "gpgpusim") == std::vector<unsigned>{1, 3, 4, 6, 9, 11, 12, 14});  // checkerboard
+  CHECK(mc_placement(8, 8, 8, "gpgpusim") == std::vector<unsigned>{3, 15, 17, 29, 36, 47, 49, 61});
+  REQUIRE_THROWS_WITH(mc_placement(6, 6, 7, "gpgpusim"), Catch::Contains("no map for 7 MCs on a 6x6 mesh"));
+  REQUIRE_THROWS_WITH(mc_placement(9, 4, 8, "gpgpusim"), Catch::Contains("no map for 8 MCs on a 9x4 mesh"));
+}
+
 TEST_CASE("MC placement: impossible or unknown placements are clear errors", "[mesh_placement][config]") {
   REQUIRE_THROWS_WITH(mc_placement(K, M, 9, "bottom"), Catch::Contains("bottom placement puts 9 MCs on a row of 8"));
   REQUIRE_THROWS_WITH(mc_placement(K, M, 17, "top-bottom"), Catch::Contains("does not fit a 8x8 mesh"));

@@ -648,6 +648,33 @@ TEST_CASE("config error: ring with one VC per virtual network", "[network][confi
   expect_config_error(p, "ring needs router.vcs_per_vnet >= 2");
 }
 
+TEST_CASE("config error: a mesh routing on a ring or a crossbar is refused, not ignored", "[network][config]") {
+  auto p = mesh(8, 1, 3, 2);
+  p.topology = "ring";
+  p.routing = "yx";
+  expect_config_error(p, "routing 'yx' is a mesh routing; a ring routes by the shortest direction");
+  p.topology = "crossbar";
+  p.routing = "xy-yx";
+  expect_config_error(p, "routing 'xy-yx' is a mesh routing; a crossbar routes by destination tag");
+}
+
+TEST_CASE("an empty routing is XY on a mesh", "[network][config]") {
+  // One packet from (0,0) to (2,1) on a 4x4 mesh: XY turns at (2,0) and crosses router 1, YX
+  // turns at (0,1) and crosses router 4.
+  auto p = mesh(4, 4, 3);
+  REQUIRE(p.routing.empty());
+  auto q = p;
+  q.routing = "yx";
+  NocBench a("empty", p), b("yx", q);
+  a.send(0, 6, 5, 1);
+  b.send(0, 6, 5, 1);
+  a.run(200);
+  CHECK(a.net->router(1).flits_switched() == 1);
+  CHECK(a.net->router(4).flits_switched() == 0);
+  CHECK(b.net->router(1).flits_switched() == 0);
+  CHECK(b.net->router(4).flits_switched() == 1);
+}
+
 TEST_CASE("config error: ring of one node", "[network][config]") {
   auto p = mesh(1, 1, 3, 2);
   p.topology = "ring";

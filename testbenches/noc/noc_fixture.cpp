@@ -79,7 +79,7 @@ noc::Network::Params mesh_params(unsigned k, unsigned m, unsigned pipeline, unsi
   p.topology = "mesh";
   p.k = k;
   p.m = m;
-  p.routing = "xy";
+  p.routing = "";  // xy; empty so that a test may switch the topology to ring or crossbar
   p.router.vnets = 1;
   p.router.vcs_per_vnet = vcs;
   p.router.vc_depth = depth;

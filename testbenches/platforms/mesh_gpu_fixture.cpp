@@ -19,6 +19,7 @@ MeshGpu::Params small_params(const std::string& preset, const json& patch) {
   cfg["mcs"] = kMcs;
   cfg["noc"]["k"] = kK;
   cfg["noc"]["m"] = kM;
+  if (cfg.value("placement", "") == "gpgpusim") cfg["placement"] = "top-bottom";
   cfg.merge_patch(patch);
   return params_from_json<MeshGpu::Params>(cfg, "");
 }

@@ -26,6 +26,7 @@ namespace gpusc::test {
 constexpr unsigned kK = 4, kM = 4, kSms = 12, kMcs = 4;
 
 // The preset (e.g. "ics8x8+pcu+xy-yx") shrunk to the 4x4 mesh, then `patch` merged over it.
+// GPGPU-Sim's map (placement = gpgpusim, hpca6x6) has no 4x4 layout for 4 MCs: top-bottom there.
 MeshGpu::Params small_params(const std::string& preset, const json& patch = json::object());
 
 struct InjectedMsg {

@@ -11,6 +11,10 @@
 #                  compress (ratio > 1), so the same work moves fewer flit-hops
 #   progress       --progress pauses the simulation to draw its line: the stats do not change,
 #                  the line names cycles and CTAs; with --quiet nothing is drawn
+#   stall          the stall watchdog only slices the run: stats identical with --stall-cycles 0
+#                  and 2000; a run with no SM progress for --stall-cycles (a DRAM latency longer
+#                  than the limit) stops as a deadlock: exit 4, summary.stop "deadlock", at the
+#                  slice that crossed the limit, not at --max-cycles
 #   trace          --trace-dir on the hand-made Accel-Sim fixture (testbenches/workload/traces):
 #                  every traced thread instruction issues; a CTA whose shared memory exceeds the
 #                  SM's is refused with a message naming both
@@ -211,6 +215,34 @@ elseif(CHECK STREQUAL "progress")
                   RESULT_VARIABLE rc OUTPUT_VARIABLE o ERROR_VARIABLE e)
   if(NOT rc EQUAL 0 OR NOT "${o}${e}" STREQUAL "")
     message(FATAL_ERROR "--quiet should silence the progress line too (exit ${rc}): '${o}${e}'")
+  endif()
+
+elseif(CHECK STREQUAL "stall")
+  set(args --kernel bfs --set workload.params.size=small --set workload.params.scale=9)
+  run(off ${args} --stall-cycles 0)
+  run(sliced ${args} --stall-cycles 2000)
+  string(JSON a GET "${off}" stats)
+  string(JSON b GET "${sliced}" stats)
+  string(JSON same EQUAL "${a}" "${b}")
+  if(NOT same)
+    message(FATAL_ERROR "the stall watchdog changed the stats; see ${WORK_DIR}")
+  endif()
+  # No progress for longer than the limit: a DRAM access of 100,000 DRAM cycles (~150,000 core
+  # cycles) leaves every SM waiting on its first loads (issued by cycle 5,000, the first slice's
+  # end), so the watchdog (20,000 cycles, slices of 5,000) must stop the run at cycle 25,000 as a
+  # deadlock, long before --max-cycles, naming the limit.
+  set(out ${WORK_DIR}/${CHECK}_deadlock.json)
+  execute_process(COMMAND ${MESH_GPU} --quiet ${SMALL} ${args} --set mc.dram.fixed_latency=100000
+                          --stall-cycles 20000 --max-cycles 3000000 --out ${out}
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE o ERROR_VARIABLE e)
+  if(NOT rc EQUAL 4 OR NOT e MATCHES "^mesh_gpu: deadlock at cycle 25000: [^\n]*--stall-cycles 20000[^\n]*\n$")
+    message(FATAL_ERROR "no progress for --stall-cycles should exit 4 with one line naming it (exit ${rc}):\n${o}${e}")
+  endif()
+  file(READ ${out} d)
+  get(stop "${d}" summary stop)
+  get(cycles "${d}" summary cycles)
+  if(NOT stop STREQUAL "deadlock" OR NOT cycles EQUAL 25000)
+    message(FATAL_ERROR "expected stop deadlock at cycle 25000, got ${stop} at ${cycles}")
   endif()
 
 elseif(CHECK STREQUAL "trace")

@@ -42,7 +42,7 @@ TEST_CASE("mesh_gpu stages: a stage from the platform's registry adds its own su
   CHECK(s.at("tag_messages") == passed);
   CHECK(!s.contains("coalescing_ratio"));  // no PCU, no PCU line
   // The effective configuration names the stage with its parameters' defaults.
-  CHECK(b.gpu.params().mc.stage_params == json{{"tag", {{"tag", 1}, {"requests", true}, {"replies", true}, {"depth", 2}}}});
+  CHECK(b.gpu.params().mc.stage_params == json{{"tag", {{"tag", 1}, {"requests", true}, {"replies", true}, {"depth", 2}, {"spin", false}}}});
 }
 
 TEST_CASE("mesh_gpu stages: the PCU's summary lines are its stage's, over every partition", "[mesh_gpu][stages][pcu]") {
@@ -85,4 +85,40 @@ TEST_CASE("mesh_gpu stages: chain [tag, pcu]: every load answered once, both sta
   // In front of the PCU the tag stage sees every request, but a merged reply only once.
   CHECK(m.at("tag_messages").get<double>() == b.sum_over_mcs(".pcu.reads") + b.sum_over_mcs(".pcu.writes") +
                                                   b.sum_over_mcs(".pcu.replies"));
+}
+
+TEST_CASE("mesh_gpu stall watchdog: a unit awake without progress is a deadlock after stall_cycles, "
+          "not a run to max_cycles",
+          "[mesh_gpu][stages][deadlock]") {
+  // A spinning stage in every partition keeps each request it takes and ticks every cycle: the
+  // SMs block on their loads, yet the simulation never runs out of activity.
+  json p = chain({"tag"});
+  p["mc"]["stage_params"]["tag"]["spin"] = true;
+  GpuBench b(small_params("ics8x8", p), "gemm", kGemm, 1, with_tag_stage());
+  Platform& pl = b.gpu.platform();
+  auto progress = [&pl] {
+    uint64_t n = 0;
+    for (unsigned s = 0; s < pl.sm_count(); ++s) n += pl.sm(s).progress();
+    return n;
+  };
+  // The forward progress the display sees at each pause: the cycle it last changed.
+  constexpr uint64_t kStall = 20000, kMax = 2000000;
+  uint64_t last = 0, last_change = 0;
+  const Platform::ProgressFn watch = [&](const Platform::Progress& at) {
+    if (progress() != last) last = progress(), last_change = at.cycle;
+  };
+  REQUIRE_FALSE(pl.run(kMax, watch, kStall));
+  CHECK(pl.stop() == Platform::Stop::deadlock);
+  REQUIRE(last > 0);  // the SMs did issue before they blocked
+  CHECK(progress() == last);
+  // Found between kStall and 1.25 kStall after the last progress, long before max_cycles.
+  CHECK(pl.cycles() >= last_change + kStall);
+  CHECK(pl.cycles() <= last_change + kStall + kStall / 4);
+  // It was a real stall: going on without the watchdog, nothing moves until max_cycles, which now
+  // ends the run (the stage still ticks).
+  const uint64_t stopped = pl.cycles();
+  REQUIRE_FALSE(pl.run(stopped + 100000));
+  CHECK(pl.stop() == Platform::Stop::max_cycles);
+  CHECK(pl.cycles() == stopped + 100000);
+  CHECK(progress() == last);
 }

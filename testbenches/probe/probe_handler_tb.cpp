@@ -85,14 +85,16 @@ struct Unused : sc_core::sc_module {
   }
 };
 
-noc::Network::Params net_params() {
+// escape: a second VC kept for deflected probes (deflection = router needs it).
+noc::Network::Params net_params(bool escape = false) {
   noc::Network::Params n;
   n.topology = "mesh";
   n.k = 2;
   n.m = 2;
   n.routing = "xy";
   n.router.vnets = 1;
-  n.router.vcs_per_vnet = 1;
+  n.router.vcs_per_vnet = escape ? 2 : 1;
+  n.escape_vcs = escape ? 1 : 0;
   n.router.vc_depth = 8;
   n.ni.flit_bytes = 32;
   n.ni.header_bytes = 8;
@@ -112,7 +114,7 @@ ProbeHandler::Params oracle_params(unsigned c = 2, unsigned s = 1, std::string s
 struct Bench {
   ClockDomain core{"core_clk", 1400}, noc_clk{"noc_clk", 700};
   NodeNumbering ids;
-  noc::Network req{"req", net_params(), noc_clk}, rep{"rep", net_params(), noc_clk};
+  noc::Network req, rep;
   PayloadPool pool;
   std::vector<unsigned> nodes{0, 1, 2};
   std::unique_ptr<ProbeFabric> fabric;
@@ -123,7 +125,10 @@ struct Bench {
   MockMemory mem;
   Unused unused_mem{"unused_mem"};
 
-  explicit Bench(const ProbeHandler::Params& p, uint64_t mem_latency = 200) : mem("mem", core, mem_latency) {
+  explicit Bench(const ProbeHandler::Params& p, uint64_t mem_latency = 200)
+      : req("req", net_params(p.deflection == "router"), noc_clk),
+        rep("rep", net_params(), noc_clk),
+        mem("mem", core, mem_latency) {
     ids.add_block(4);
     fabric = std::make_unique<ProbeFabric>(SmFrontBlockContext{core, nodes, 0, req, rep, 0, 0, ids}, p.deflection == "router");
     for (unsigned i = 0; i < kCores; ++i) {
@@ -232,6 +237,82 @@ TEST_CASE("probe handler: the timeout fires once, the L2 request goes out once, 
   CHECK(b.stat(0, "remote_answers") == 1);      // the probe data (tens of cycles) beats the 400-cycle memory
   CHECK(b.stat(0, "dropped_l2_replies") == 1);  // the L2 reply of the same load is dropped
   CHECK(b.stat(0, "dropped_probe_data") == 0);
+}
+
+TEST_CASE("probe handler: a load the L2 answered while its probes still walk frees its tracking entry at once",
+          "[probe][handler][tracking]") {
+  // §III-F: two-level probing and the timeout handler track up to 32 requests, the MSHR size: an
+  // entry lives while its miss does. Until 2026-12 a group the L2 answered stayed tracked until
+  // its last probe came back.
+  ProbeHandler::Params p = oracle_params(2, 1);  // one leader over cores 1 then 2
+  p.timeout = 2;
+  p.tracked = 1;
+  Bench b(p, 1);
+  b.load(2, 1, 0x3000);      // only core 2 holds the line: the leader misses at core 1 first
+  b.load(0, 400, 0x3000);
+  b.load(1, 3, 0x3800);      // core 1 holds a second line
+  b.run(400);
+  uint64_t c = 400;
+  for (; b.stat(0, "selective_l2_answers") == 0 && c < 2000; ++c) b.run(1);
+  REQUIRE(b.stat(0, "selective_l2_answers") == 1);  // the L2 (1-cycle memory) answered first...
+  INFO("cycle " << c);
+  REQUIRE(b.h[0]->outstanding_probes() == 1);       // ...while the leader is still on its way
+  CHECK(b.h[0]->probing().tracked() == 0);
+  CHECK(b.h[0]->timeout_handler().tracked() == 0);
+  b.load(0, c + 1, 0x3800);  // the next shared miss is probed, not sent unprobed
+  b.run(3000);
+  b.require_drained({2, 1, 1});
+  CHECK(b.stat(0, "probed_misses") == 2);
+  CHECK(b.stat(0, "tracking_full") == 0);
+  CHECK(b.h[0]->probing().finished_by_l2() == 1);
+}
+
+TEST_CASE("probe handler: a load a probe answered before its L2 reply frees its tracking entry at once",
+          "[probe][handler][tracking]") {
+  ProbeHandler::Params p = oracle_params(2, 1);
+  p.timeout = 2;  // the L2 copy goes out before the probe is back
+  p.tracked = 1;
+  Bench b(p, 400);
+  b.load(1, 1, 0x3000);
+  b.load(1, 2, 0x3800);
+  b.load(0, 1000, 0x3000);  // answered by core 1 in tens of cycles; its L2 reply is due at ~1400
+  b.load(0, 1150, 0x3800);  // shared too: probed, the entry of 0x3000 is free
+  b.run(4000);
+  b.require_drained({2, 2, 0});
+  CHECK(b.stat(0, "probed_misses") == 2);
+  CHECK(b.stat(0, "tracking_full") == 0);
+  CHECK(b.stat(0, "remote_answers") == 2);
+  CHECK(b.stat(0, "dropped_l2_replies") == 2);
+}
+
+TEST_CASE("probe handler: an own NACK waits in the incoming probe queue behind a probe whose L1 lookup waits",
+          "[probe][handler][incoming]") {
+  // §III-F: every probe a core receives, a returning NACK too, enters its Incoming Probe Requests
+  // queue; local accesses win the L1 port over probe lookups. Until 2026-12 a NACK skipped the queue.
+  ProbeHandler::Params p = oracle_params(1, 1);  // index selector: core 0 probes core 1, cores 1 and 2 probe core 0
+  Bench b(p, 20);
+  b.load(0, 1, 0x6000);  // core 0 holds X
+  b.load(2, 1, 0x6800);  // core 2 holds Y and Z
+  b.load(2, 2, 0x7000);
+  const uint64_t busy_from = 300, busy_to = 700;
+  std::vector<size_t> loads{1, 0, 2};
+  b.load(1, 310, 0x7000);  // core 1 probes core 0 for Z: the lookup waits for the port
+  ++loads[1];
+  for (uint64_t c = busy_from; c < busy_to; ++c, ++loads[0]) {
+    b.load(0, c, 0x6000);  // hits: the L1 port is busy every cycle
+    if (c == 320) b.load(0, c, 0x6800), ++loads[0];  // core 0 probes core 1 for Y: NACK, back behind 1's probe
+  }
+  b.run(3000);
+  b.require_drained(loads);
+  CHECK(b.stat(0, "nacks") == 1);
+  CHECK(b.h[0]->timeout_handler().early_releases() == 1);
+  unsigned sent_at = 0;
+  for (const auto& r : b.mem.recs)
+    if (r.src == 0 && r.addr == 0x6800) sent_at = static_cast<unsigned>(r.cycle);
+  // The NACK is processed only once core 1's probe ahead of it got its lookup, after the hits.
+  CHECK(sent_at > busy_to);
+  CHECK(b.stat(0, "peer_lookups") == 1);
+  CHECK(b.stat(1, "remote_answers") == 0);  // core 0 does not hold Z: its probe NACKs, core 1 goes to the L2
 }
 
 TEST_CASE("probe handler: writes and atomics are never probed nor answered by a probe", "[probe][handler]") {
@@ -394,4 +475,30 @@ TEST_CASE("probe handler: DP / PP without ORACLE sharing is a clear error", "[pr
   p.location = "nearest";
   p.sharing = "predictor";
   REQUIRE_THROWS_WITH(Bench(p), Catch::Contains("location' = nearest") && Catch::Contains("needs sharing = oracle"));
+}
+
+TEST_CASE("probe handler: router deflection without an escape VC on the request network is a clear error",
+          "[probe][handler][params][deflection]") {
+  Bench b(oracle_params(2, 1));  // deflection = ni: one VC per port
+  REQUIRE_THROWS_WITH(ProbeFabric(SmFrontBlockContext{b.core, b.nodes, 0, b.req, b.rep, 0, 0, b.ids}, true),
+                      Catch::Contains("deflection = router needs an escape VC") &&
+                          Catch::Contains("noc.escape_vcs = 1"));
+}
+
+TEST_CASE("probe handler: a probe already deflected once is taken at a second refusing core, not deflected again",
+          "[probe][handler][deflection]") {
+  ProbeHandler::Params p = oracle_params(2, 1);
+  p.deflection = "router";
+  Bench b(p);  // index selector: core 0 probes 1 then 2
+  b.load(2, 1, 0x5000);
+  b.load(0, 400, 0x5000);
+  b.fabric->set_refusing(1, true);  // deflected at 1 onto the escape VC, to core 2...
+  b.fabric->set_refusing(2, true);  // ...which refuses too: it takes the probe (it has the line)
+  b.run(2000);
+  b.require_drained({1, 0, 1});
+  CHECK(b.fabric->deflections() == 1);
+  CHECK(b.stat(0, "remote_answers") == 1);
+  CHECK(b.stat(2, "data_replies_sent") == 1);
+  CHECK(b.stat(2, "skipped_targets") == 1);
+  CHECK(b.mem.reads_from(0, 0x5000) == 0);
 }

@@ -145,6 +145,29 @@ TEST_CASE("timeout: a late probe reply racing the L2 reply, both orders: one ans
   CHECK(b.th.tracked() == 0);
 }
 
+TEST_CASE("timeout: a request a probe answers after its L2 send frees its entry at once; the L2 reply is dropped later") {
+  // §III-F: the handler tracks up to 32 outstanding requests, the MSHR size: an entry lives as
+  // long as the miss's MSHR. Until 2026-12 the entry stayed until the L2 reply, so a full
+  // handler refused further shared misses while their MSHRs were free.
+  P p;
+  p.capacity = 1;
+  Bench b(p);
+  b.script.at(0, [&] { b.th.push(1); });
+  b.run_to(2100);
+  REQUIRE(b.ready.size() == 1);
+  b.th.l2_sent();
+  CHECK(b.th.probe_data(1) == A::Use);
+  CHECK(b.th.tracked() == 0);
+  CHECK_FALSE(b.th.full());
+  CHECK(b.th.l2_replies_due() == 1);
+  b.th.push(2);  // the next shared miss takes the entry while the L2 reply of 1 is on its way
+  CHECK(b.th.l2_reply(1) == A::Drop);
+  CHECK(b.th.l2_replies_due() == 0);
+  CHECK(b.th.dropped_l2_replies() == 1);
+  CHECK(b.th.tracked() == 1);
+  CHECK_THROWS_WITH(b.th.l2_reply(1), Catch::Contains("not sent to the L2"));  // dropped once only
+}
+
 TEST_CASE("timeout: 1e4 random requests, every load answered exactly once, at most one L2 send each") {
   P p;
   p.timeout = 256;  // shorter than 2048 so that 32 entries turn over ~1e4 times in 2e5 cycles

@@ -173,6 +173,29 @@ TEST_CASE("two-level: nobody has the line -> early release, a failed second leve
   CHECK((t.failed() == 2 && t.found() == 0));
 }
 
+TEST_CASE("two-level: a group the L2 answered is no longer tracked; its probes still out come back stale") {
+  // §III-F: up to 32 tracked requests, the MSHR size. Until 2026-12 a group answered by the L2
+  // (after its timeout) stayed tracked until its last probe was back.
+  P x = ip(5, 2, 1.0);
+  x.max_requests = 1;
+  TwoLevelProbing t(x, 0, 28, 1);
+  std::vector<ProbeHeader> out;
+  const uint32_t g = t.start(0x500, range(1, 5), 2, out);
+  CHECK(t.full());
+  t.finish(g);  // the L2 answered the load; both probes still walk
+  CHECK(t.tracked() == 0);
+  CHECK_FALSE(t.full());
+  CHECK(t.finished_by_l2() == 1);
+  std::vector<ProbeHeader> out2;
+  const uint32_t g2 = t.start(0x580, range(1, 5), 1, out2);  // the next shared miss is probed
+  for (auto& h : out) walk(h, {});
+  CHECK(t.on_return(out[0], nullptr) == O::Stale);
+  CHECK(t.on_return(out[1], nullptr) == O::Stale);
+  CHECK(t.group(g2) != nullptr);
+  t.finish(g);  // no-op for a group no longer tracked
+  CHECK((t.finished_by_l2() == 1 && t.stale_returns() == 2 && t.failed() == 0));
+}
+
 TEST_CASE("two-level: bad parameters are clear errors") {
   CHECK_THROWS_WITH(TwoLevelProbing(ip(28, 1, 1), 0, 28, 1), Catch::Contains("'probe.c' = 28 is more target cores"));
   CHECK_THROWS_WITH(TwoLevelProbing(ip(5, 6, 1), 0, 28, 1), Catch::Contains("'probe.s' = 6 probes cannot split C = 5"));

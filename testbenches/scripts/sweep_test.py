@@ -54,6 +54,16 @@ if case == "statuses":
     check(r[2]["summary.cycles"] == "", "a failed point has no stats")
     check("unknown preset" in open(os.path.join(work, "out", "points", "2.log")).read().lower() or
           "no-such-preset" in open(os.path.join(work, "out", "points", "2.log")).read(), "the failure is in the log")
+    # A point stopped by the stall watchdog: with a DRAM access of 100,000 DRAM cycles no SM makes
+    # progress for 20,000 cycles, which --stall-cycles reports as a deadlock (exit 4).
+    spec = {"binary": mesh_gpu, "presets": ["ics8x8"], "kernels": ["transpose"],
+            "grid": dict(SMALL, **{"mc.dram.fixed_latency": [100000], "workload.params.size": ["small"]}),
+            "stats": ["summary.cycles", "summary.stop"], "max_cycles": 3000000, "stall_cycles": 20000}
+    sweep(spec, expect_ok=False)
+    r = rows()
+    check([(x["status"], x["exit"], x["summary.stop"]) for x in r] == [("deadlock", "4", "deadlock")],
+          f"deadlock expected: {r}")
+    check(int(r[0]["summary.cycles"]) <= 25000, f"stopped by the watchdog, not max_cycles: {r}")
     # A point killed by the timeout: bfs on its default 2^18-vertex graph runs far longer than 1 s.
     spec = {"binary": mesh_gpu, "presets": ["ics8x8"], "kernels": ["bfs"], "grid": SMALL, "timeout": 1}
     sweep(spec, expect_ok=False)

@@ -35,6 +35,9 @@ json small_params(const std::string& name) {
   if (name == "bitonic-sort") return {{"length", 256}, {"threads_per_cta", 96}};
   if (name == "aes") return {{"bytes", 16 * 200}, {"threads_per_cta", 96}};
   if (name == "fir") return {{"length", 300}, {"taps", 5}, {"threads_per_cta", 96}};
+  if (name == "word-count") return {{"bytes", 1500}, {"min_length", 5}};
+  if (name == "inverted-index") return {{"bytes", 2000}, {"urls", 40}};
+  if (name == "page-view-count") return {{"bytes", 1200}, {"pages", 8}, {"clients", 4}, {"repeat", 0.2}};
   FAIL("no small params for " << name);
   return {};
 }
@@ -53,8 +56,9 @@ TEST_CASE("factory knows the twenty-two kernels and the trace replay, and names 
   REQUIRE(all.size() == kernel_model_names().size() + 1);
   const auto names = kernel_model_names();
   REQUIRE(names == std::vector<std::string>{"2mm", "3mm", "aes", "atax", "barnes-hut", "bfs", "bicg", "bitonic-sort", "cfd",
-                                            "comd", "conv2d", "fir", "gemm", "histogram", "kmeans", "pagerank", "polybench-gemm", "spmv",
-                                            "stencil2d", "stream", "string-match", "transpose"});
+                                            "comd", "conv2d", "fir", "gemm", "histogram", "inverted-index", "kmeans",
+                                            "page-view-count", "pagerank", "polybench-gemm", "spmv", "stencil2d", "stream",
+                                            "string-match", "transpose", "word-count"});
   REQUIRE(std::is_sorted(names.begin(), names.end()));
   REQUIRE_THROWS_WITH(make_workload("fft", json::object(), 1),
                       Contains("unknown workload 'fft'") && Contains("2mm, 3mm, accel-sim, aes, atax, barnes-hut, bfs, bicg"));
