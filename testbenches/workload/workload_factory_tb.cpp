@@ -50,7 +50,7 @@ std::vector<std::vector<Stream>> run(Workload& w) {
 }
 }  // namespace
 
-TEST_CASE("factory knows the twenty-two kernels and the trace replay, and names them in the unknown-name error") {
+TEST_CASE("factory knows the twenty-five kernels and the trace replay, and names them in the unknown-name error") {
   auto all = workload_names();
   REQUIRE(std::find(all.begin(), all.end(), "accel-sim") != all.end());
   REQUIRE(all.size() == kernel_model_names().size() + 1);
