@@ -52,6 +52,20 @@ AddressMapper::Target FirstTouchPageMapper::map(uint64_t addr, unsigned requeste
   return target(addr, it->second);
 }
 
+void FirstTouchPageMapper::move(uint64_t addr, unsigned to_block) {
+  if (to_block >= blocks()) error(who_, "move to block ", to_block, ", but there are ", blocks(), " blocks");
+  const uint64_t page = addr >> page_shift_;
+  const auto it = pages_.find(page);
+  if (it == pages_.end())
+    error(who_, "move of address 0x", std::hex, addr, std::dec, ": its page is not placed; only placed pages move");
+  Page& pg = it->second;
+  if (pg.block == to_block) return;
+  frames_[pg.block][pg.frame] = kHole;  // the old frame stays empty: its local addresses map to no page
+  pg = Page{to_block, frames_[to_block].size()};
+  frames_[to_block].push_back(page);
+  ++moves_;
+}
+
 const FirstTouchPageMapper::Page& FirstTouchPageMapper::page_of(uint64_t addr) const {
   const auto it = pages_.find(addr >> page_shift_);
   if (it == pages_.end())
@@ -79,6 +93,9 @@ uint64_t FirstTouchPageMapper::global(unsigned p, uint64_t local_addr) const {
   if (frame >= frames_[b].size())
     error(who_, "local address 0x", std::hex, local_addr, std::dec, " of partition ", p, " is in frame ", frame,
           " of block ", b, ", which holds only ", frames_[b].size(), " pages");
+  if (frames_[b][frame] == kHole)
+    error(who_, "local address 0x", std::hex, local_addr, std::dec, " of partition ", p, " is in frame ", frame,
+          " of block ", b, ", whose page has moved to another block");
   return (frames_[b][frame] << page_shift_) | (block_local & ((uint64_t{1} << page_shift_) - 1));
 }
 

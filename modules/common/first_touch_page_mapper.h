@@ -16,7 +16,11 @@
 // Open choices: the page size (003 gives none; platforms default to 4 KB); frames in touch
 // order (a driver's allocator) rather than page number mod k, so a block's partitions fill
 // evenly and partition-local addresses stay dense; no capacity limit (a block never runs out
-// of frames); pages are never migrated or freed.
+// of frames); pages are never freed.
+// Migration (paper 004 §2.3, a page-migration baseline): move(addr, block) gives a placed page
+// the next free frame of `block` (the same frame order as a first touch) and leaves its old frame
+// empty (a hole: global() of an address in it is an error; holes are not reused). What happens
+// around a move (faults, flushes, the transfer) is the caller's; the mapper only remaps.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -47,8 +51,11 @@ class FirstTouchPageMapper final : public AddressMapper {
   uint64_t page_bytes() const { return uint64_t{1} << page_shift_; }
   unsigned block_of_partition(unsigned p) const { return block_of_part_.at(p); }
   unsigned owner(uint64_t addr) const { return page_of(addr).block; }  // placed pages only
-  uint64_t pages_of(unsigned block) const { return frames_.at(block).size(); }
+  uint64_t pages_of(unsigned block) const { return frames_.at(block).size(); }  // frames handed out (holes included)
   uint64_t pages() const { return pages_.size(); }
+  // Moves addr's page (placed) to `block`; nothing when it is there already (see Migration).
+  void move(uint64_t addr, unsigned block);
+  uint64_t moves() const { return moves_; }  // pages moved so far
 
  private:
   struct Page {
@@ -63,7 +70,9 @@ class FirstTouchPageMapper final : public AddressMapper {
   std::vector<unsigned> block_of_part_, index_in_block_;  // [partition]
   unsigned page_shift_ = 0, chunk_shift_ = 0;
   std::unordered_map<uint64_t, Page> pages_;   // page number -> placement
-  std::vector<std::vector<uint64_t>> frames_;  // [block][frame] -> page number
+  std::vector<std::vector<uint64_t>> frames_;  // [block][frame] -> page number (kHole: moved away)
+  static constexpr uint64_t kHole = ~uint64_t{0};
+  uint64_t moves_ = 0;
 };
 
 }  // namespace gpusc

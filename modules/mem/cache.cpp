@@ -238,11 +238,19 @@ bool Cache::bypassed(Payload& gp, uint64_t cycle) {
 
 void Cache::flush() {
   if (!idle()) error(name(), "flush() while requests are in flight; call it at a kernel boundary, when idle()");
+  invalidate();
+}
+
+uint64_t Cache::invalidate(const std::function<bool(uint64_t line)>& which) {
+  uint64_t n = 0;
   for (Line& l : lines_) {
+    if (l.valid && which && !which(l.tag)) continue;
+    if (l.valid) ++n;
     if (write_back_ && l.valid && l.dirty) write_back(l.tag);
     l = Line{};
   }
   if (!to_down_.empty()) clk_.wake_after_now(*this);
+  return n;
 }
 
 // ---- tag array and MSHRs ----

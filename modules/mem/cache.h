@@ -284,6 +284,11 @@ class Cache : public sc_core::sc_module, private Tickable {
   // Kernel boundary: a write-back cache queues every dirty line down, then all lines are
   // invalidated. Only while idle() (an error otherwise).
   void flush();
+  // Invalidates every valid line `which` accepts (every line when empty), queuing dirty ones down
+  // first as flush() does; returns how many. Allowed with requests in flight (a shoot-down, paper
+  // 004 §2.3): a line whose fill is outstanding is not present yet and is installed when the fill
+  // arrives; hits already looked up are still answered. No eviction observer is called.
+  uint64_t invalidate(const std::function<bool(uint64_t line)>& which = {});
   // Nothing queued, in flight (bypassed reads and peer lookups included), or held in an MSHR, and
   // both output ports free.
   bool idle() const;

@@ -11,7 +11,8 @@ Cache::Params RdmaCache::defaults() {
   c.ways = 24;        // 004 Table 1: 1.5 MB 16-way = 1536 sets, not a power of two (our sets are indexed by
   c.sets = 1024;      // address bits): 1024 sets x 24 ways keeps the 1.5 MB (departure: 24-way)
   c.write_policy = "write-back";
-  c.mshrs = 64;            // open: as an MGPUSim L2 bank
+  c.mshrs = 1024;          // open: every remote miss of the GPU waits here, so as many as the GPU's 16
+                           // L2 banks hold (16 x 64), past the link's 0.8 lines/cycle x ~1000-cycle round trip
   c.hit_latency = 20;      // open: as the L2 banks of the dca4 preset
   c.lookup_latency = 20;
   c.in_queue = 16;

@@ -31,11 +31,23 @@
 //     per-hop figure, which includes serialization.
 //   * header_bytes = 8 as the NI's; flit_bytes = 1 (003 gives no flit size); credits in bytes;
 //     credits ride back for free (no reverse bandwidth); no error or retry model.
+// Message classes (classes > 1): one wire per direction carrying several classes (requests and
+// replies over one PCIe link, 004 §5: MGPUSim's endpoint puts every message of a GPU on one
+// serializer). Each class has its own ports, tx queue and receive buffer, so its own credits:
+// a class whose receiver withholds a message, or whose credits are used up, never blocks
+// another (no class can deadlock another through the link). The serializer is shared: in each
+// cycle it starts messages in the order they were accepted, over all classes whose head is
+// latched and has credit (MGPUSim's endpoint is one first-in first-out queue); messages accepted
+// in the same cycle go round-robin over the classes, starting after the last class served.
+// Class 0's ports are a_in / a_out / b_in / b_out; class c's are in(kSideA, c) ... With one class
+// the link is exactly the one described above. Statistics: a_to_b.* and b_to_a.* are the totals
+// of a direction; with classes > 1 each class adds a_to_b.class<c>.{messages,bytes,refused}.
 #pragma once
 #include <cstdint>
 #include <deque>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "common/clock_domain.h"
 #include "common/msg_port.h"
@@ -54,6 +66,7 @@ class BandwidthLink : public sc_core::sc_module, private Tickable {
     unsigned rx_buffer_bytes = 65536;  // receive buffer per direction = its credits [bytes]
     unsigned tx_queue = 4;             // messages per direction waiting to serialize
     bool pack = true;                  // messages share a cycle's bytes
+    unsigned classes = 1;              // message classes sharing the serializer, credits each
     template <class F> static void describe(F&& f) {
       using S = Params;
       GPUSC_PARAM_R(bytes_per_cycle, 1, 65536,
@@ -69,6 +82,9 @@ class BandwidthLink : public sc_core::sc_module, private Tickable {
                     "about bytes_per_cycle x (2 latency + 1)");
       GPUSC_PARAM_R(tx_queue, 1, 65536, "messages per direction waiting to serialize (full: END_REQ withheld)");
       GPUSC_PARAM(pack, "messages share the bytes of a cycle (false: each message starts a new cycle)");
+      GPUSC_PARAM_R(classes, 1, 16,
+                    "message classes over one serializer per direction, each with its own ports, tx queue and "
+                    "rx_buffer_bytes of credits (2: requests and replies on one wire)");
     }
   };
 
@@ -81,11 +97,19 @@ class BandwidthLink : public sc_core::sc_module, private Tickable {
   BandwidthLink(const BandwidthLink&) = delete;
   BandwidthLink& operator=(const BandwidthLink&) = delete;
   enum Dir : unsigned { kAtoB = 0, kBtoA = 1 };
+  enum Side : unsigned { kSideA = 0, kSideB = 1 };
+  // Class c's port into the link from side s (towards the other side), and out of it to side s.
+  // Class 0: a_in / b_in and a_out / b_out.
+  MsgIn& in(Side s, unsigned cls);
+  MsgOut& out(Side s, unsigned cls);
+  unsigned classes() const { return p_.classes; }
   unsigned wire_bytes(const tlm::tlm_generic_payload& gp) const;  // the message's size on the link
-  size_t in_flight(Dir d) const;      // accepted, not yet taken by the far side
-  uint64_t credits(Dir d) const;      // bytes the transmitter may send in the current cycle
+  size_t in_flight(Dir d) const;                  // accepted, not yet taken by the far side (all classes)
+  uint64_t credits(Dir d, unsigned cls = 0) const;  // bytes class cls may send in the current cycle
   uint64_t delivered(Dir d) const { return dir_[d].messages.value(); }
   uint64_t bytes(Dir d) const { return dir_[d].bytes.value(); }
+  uint64_t delivered(Dir d, unsigned cls) const { return dir_[d].lanes.at(cls).messages; }
+  uint64_t bytes(Dir d, unsigned cls) const { return dir_[d].lanes.at(cls).bytes; }
 
  private:
   struct Msg {
@@ -93,30 +117,41 @@ class BandwidthLink : public sc_core::sc_module, private Tickable {
     unsigned bytes;
     uint64_t accepted, at;  // cycle taken; latch cycle (tx) or arrival cycle (rx)
   };
-  struct Way {
-    MsgIn* in;
-    MsgOut* out;
+  struct Lane {  // one class of one direction
+    MsgIn* in = nullptr;
+    MsgOut* out = nullptr;
     std::deque<Msg> tx, rx;                        // waiting to serialize; serialized, in order
     std::deque<std::pair<uint64_t, unsigned>> back;  // credits on their way back (usable cycle, bytes)
     uint64_t credits = 0;
-    uint64_t ser_cycle = 0;  // next cycle the serializer has room in
-    unsigned ser_used = 0;   // bytes of ser_cycle already taken
-    unsigned held = 0;       // bytes of a message handed to `out` whose END_REQ is withheld
+    unsigned held = 0;  // bytes of a message handed to `out` whose END_REQ is withheld
+    uint64_t messages = 0, bytes = 0;
+    Counter* messages_stat = nullptr;  // per-class counters (classes > 1)
+    Counter* bytes_stat = nullptr;
+    Counter* refused_stat = nullptr;
+  };
+  struct Way {
+    std::vector<Lane> lanes;  // [class]
+    uint64_t ser_cycle = 0;   // next cycle the serializer has room in
+    unsigned ser_used = 0;    // bytes of ser_cycle already taken
+    unsigned next_rr = 0;     // first class asked among messages accepted in the same cycle
     Counter &messages, &bytes, &refused;
     Average& latency;
-    Way(MsgIn* i, MsgOut* o, StatGroup& s, const std::string& n);
+    Way(StatGroup& s, const std::string& n);
   };
 
   void check_params() const;
-  bool accept(Way& w, tlm::tlm_generic_payload& gp);
+  bool accept(Way& w, Lane& l, tlm::tlm_generic_payload& gp);
   bool tick(uint64_t cycle) override;
+  Lane* pick(Way& w, uint64_t cycle);
   void transmit(Way& w, uint64_t cycle);
-  void deliver(Way& w, uint64_t cycle);
+  void deliver(Way& w, Lane& l, uint64_t cycle);
   uint64_t next_work(const Way& w, uint64_t cycle) const;
 
   const Params p_;
   ClockDomain& clk_;
   StatGroup stats_;
+  sc_core::sc_vector<MsgIn> more_in_[2];    // [side] classes 1 ..
+  sc_core::sc_vector<MsgOut> more_out_[2];  // [side] classes 1 ..
   Way dir_[2];  // [kAtoB], [kBtoA]
 };
 

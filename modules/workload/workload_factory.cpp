@@ -3,13 +3,16 @@
 #include <functional>
 
 #include "common/report.h"
+#include "workload/aes.h"
 #include "workload/atax.h"
 #include "workload/barnes_hut.h"
 #include "workload/bfs.h"
 #include "workload/bicg.h"
+#include "workload/bitonic_sort.h"
 #include "workload/cfd.h"
 #include "workload/comd.h"
 #include "workload/conv2d.h"
+#include "workload/fir.h"
 #include "workload/gemm.h"
 #include "workload/histogram.h"
 #include "workload/inverted_index.h"
@@ -95,6 +98,8 @@ const std::vector<Entry>& table() {
           "G = (A B)(C D), three naive launches (PolyBench/GPU 3MM)"),
       entry<TraceWorkload, Input::Files>("accel-sim",
           "an Accel-Sim trace folder (kernelslist.g + kernel-*.traceg[.xz]); params.dir or --trace-dir"),
+      entry<AesWorkload, Input::None>("aes",
+          "AES-256 encryption in place, one thread per 16-byte block, real S-box lookups (Hetero-Mark AES)"),
       entry<AtaxWorkload, Input::None>("atax",
           "y = A^T (A x), two launches (PolyBench/GPU ATAX)"),
       entry<BarnesHutWorkload, Input::Seeded>("barnes-hut",
@@ -103,12 +108,16 @@ const std::vector<Entry>& table() {
           "level-synchronous breadth-first search, one launch per level (Rodinia, Lonestar-GPU)"),
       entry<BicgWorkload, Input::None>("bicg",
           "BiCG sub-kernel s = A^T r and q = A p, two launches (PolyBench/GPU BICG)"),
+      entry<BitonicSortWorkload, Input::None>("bitonic-sort",
+          "bitonic sort of a uint32 array, one launch per stage and pass (AMD APP SDK BitonicSort)"),
       entry<CfdWorkload, Input::None>("cfd",
           "unstructured finite-volume Euler solver, neighbour gather, 7 launches per iteration (Rodinia CFD)"),
       entry<ComdWorkload, Input::Seeded>("comd",
           "Lennard-Jones forces over Verlet neighbour lists, one thread per atom (CoMD)"),
       entry<Conv2dWorkload, Input::None>("conv2d",
           "2-D convolution with a K x K filter, one thread per pixel (PolyBench/GPU 2DCONV)"),
+      entry<FirWorkload, Input::None>("fir",
+          "finite impulse response filter, one thread per output sample (Hetero-Mark FIR)"),
       entry<GemmWorkload, Input::None>("gemm",
           "C = A B with shared-memory tiling (CUDA SDK matrixMul, Parboil sgemm)"),
       entry<HistogramWorkload, Input::Seeded>("histogram",

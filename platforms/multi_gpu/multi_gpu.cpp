@@ -12,8 +12,8 @@ namespace gpusc {
 
 noc::Network::Params MultiGpu::Params::noc_defaults() {
   noc::Network::Params n = GpuBlock::Params::noc_defaults();
-  n.k = 9, n.m = 9;  // 64 CUs + 16 partitions + the boundary = 81 nodes
-  n.ni.flit_bytes = 32;  // a 64 B line reply is 3 flits with the 8 B header
+  n.k = 9, n.m = 9;      // 64 CUs + 16 partitions + the boundary = 81 nodes
+  n.ni.flit_bytes = 72;  // a whole message per flit (64 B line + 8 B header): MGPUSim's L1-L2 is ideal
   return n;
 }
 
@@ -33,6 +33,8 @@ Cache::Params MultiGpu::Params::l1_defaults() {
   c.sets = 64;
   c.ways = 4;
   c.mshrs = 32;       // 004 Table 1 "MSHR 32 entries" (the L1 MSHR DUALOPT extends, §4.1.2)
+  c.hit_latency = 60;  // MGPUSim R9 Nano L1V: 60-cycle bank pipeline for hits; misses leave at once
+  c.lookup_latency = 0;
   return c;
 }
 
@@ -43,8 +45,8 @@ MemoryPartition::Params MultiGpu::Params::mc_defaults() {
   m.l2.ways = 16;
   m.l2.write_policy = "write-back";
   m.l2.mshrs = 64;           // MGPUSim R9 Nano L2 bank: WithNumMSHREntry(64)
-  m.l2.hit_latency = 20;     // open: MGPUSim's pipelined write-back L2 bank; not in the paper
-  m.l2.lookup_latency = 20;
+  m.l2.hit_latency = 10;     // MGPUSim write-back L2 bank: 10-cycle bank latency; not in the paper
+  m.l2.lookup_latency = 10;
   m.memory = "bandwidth";
   m.bandwidth_memory.bytes_per_cycle = 32;  // MGPUSim HBM: 256-bit bus, 500 MHz DDR = 32 GB/s per bank, 16 banks
   m.bandwidth_memory.latency = 41;          // tRP + tRCD + tCL = 21 HBM cycles at 500 MHz = 42 ns = 1 + 41
@@ -64,10 +66,17 @@ noc::BandwidthLink::Params MultiGpu::Params::link_defaults() {
   noc::BandwidthLink::Params l;
   l.bytes_per_cycle = 64;  // 004 Table 1: 64 GB/s at 1 GHz
   l.flit_bytes = 16;       // 004 Table 1
-  l.latency = 70;          // MGPUSim PCIe switch latency 140 cycles, half on each of a message's two links
+  l.latency = 70;          // MGPUSim: 140 cycles per switch, half on each GPU link of a same-pair message
   l.header_bytes = 8;
-  l.rx_buffer_bytes = 65536;  // > 64 x (2 x 70 + 1) = 9 KB: full rate
+  l.rx_buffer_bytes = 65536;  // per class > 64 x (2 x 70 + 1) = 9 KB: full rate
   l.tx_queue = 16;
+  l.classes = 2;           // requests and replies over one serializer (MGPUSim: one endpoint per GPU)
+  return l;
+}
+
+noc::BandwidthLink::Params MultiGpu::Switch::uplink_defaults() {
+  noc::BandwidthLink::Params l = Params::link_defaults();
+  l.latency = 140;  // MGPUSim: 140 cycles per switch; a message between pairs crosses 3 switches
   return l;
 }
 
@@ -82,7 +91,7 @@ noc::Router::Params MultiGpu::Switch::router_defaults() {
 
 noc::NetworkInterface::Params MultiGpu::Switch::ni_defaults() {
   noc::NetworkInterface::Params n;
-  n.flit_bytes = 64;  // a port moves one link-cycle (64 B) per cycle: the links set the rate
+  n.flit_bytes = 80;  // a port moves one message (up to 80 B, a line reply in 16 B link flits) per cycle
   n.header_bytes = 8;
   n.inject_queue = 8;
   n.eject_queue = 8;
@@ -94,6 +103,10 @@ MultiGpu::Params MultiGpu::checked(const Params& p, const McStageRegistry& stage
   validate(p, w);
   if (p.fabric.router.vnets != 2)
     error(w, "fabric.router.vnets must be 2 (requests on 0, replies on 1), got ", p.fabric.router.vnets);
+  if (p.link.classes != 2)
+    error(w, "link.classes must be 2 (class 0 requests, class 1 replies over one serializer), got ", p.link.classes);
+  if (p.fabric.topology == "tree" && p.fabric.uplink.classes != 2)
+    error(w, "fabric.uplink.classes must be 2 (class 0 requests, class 1 replies), got ", p.fabric.uplink.classes);
   if (p.gpus > 64) error(w, "gpus = ", p.gpus, ": the switch is a crossbar of at most 64 ports");
   if (p.page_map.page_bytes < p.interleave_bytes)
     error(w, "page_map.page_bytes (", p.page_map.page_bytes, ") must be at least interleave_bytes (", p.interleave_bytes,
@@ -109,6 +122,9 @@ MultiGpu::Params MultiGpu::checked(const Params& p, const McStageRegistry& stage
       error(w, "dualopt.codec.data_bytes (", d.codec.data_bytes, ") must equal the word-mask granularity (",
             d.front.word_bytes, " B)");
   }
+  if (p.migration.enabled && d.mode != "off")
+    error(w, "migration.enabled with dualopt.mode = ", d.mode,
+          ": the page-migration baseline and DUALOPT are separate configurations (one of them off)");
   if (d.caching() && d.rdma_cache.line_bytes != p.l1.line_bytes)
     error(w, "dualopt.rdma_cache.line_bytes (", d.rdma_cache.line_bytes, ") must equal l1.line_bytes (",
           p.l1.line_bytes, ")");
@@ -138,6 +154,10 @@ void MultiGpu::distribute_pages(const Workload& w) {
       for (uint64_t i = 0; i < n; ++i) mapper_->map((first + i) * page, static_cast<unsigned>((first + i) % G));
       continue;
     }
+    if (p_.page_map.kind == "first-gpu") {  // MGPUSim's AllocateUnified: every page on the first GPU
+      for (uint64_t i = 0; i < n; ++i) mapper_->map((first + i) * page, 0);
+      continue;
+    }
     // MGPUSim's distributor: n / G pages per GPU in GPU order, the rest on the last GPU used.
     const uint64_t per = n / G, use = per > 0 ? std::min(n / per, G) : 0;
     uint64_t i = 0;
@@ -164,6 +184,11 @@ GpuBlock::Params MultiGpu::block_params() const {
     b.sm_front.stage_params = json::object();
     b.sm_front.stage_params["mask_mshr"] = params_to_json(p_.dualopt.front);
   }
+  if (p_.migration.enabled) {
+    b.sm_front.stages = {"page_fault"};
+    b.sm_front.stage_params = json::object();
+    b.sm_front.stage_params["page_fault"] = params_to_json(p_.migration.stage);
+  }
   return b;
 }
 
@@ -175,8 +200,8 @@ MultiGpu::MultiGpu(const Params& p, Workload& workload, const McStageRegistry& s
       fabric_clk_("fabric_clk", p.fabric_mhz),
       mapper_(build_mapper()),
       gpus_("gpu"),
-      req_links_("request_link"),
-      rep_links_("reply_link") {
+      links_("link"),
+      uplinks_("uplink") {
   distribute_pages(workload);
   if (p_.dualopt.coalescing()) {
     const uint64_t gb4 = uint64_t{4} << 30;
@@ -196,6 +221,7 @@ MultiGpu::MultiGpu(const Params& p, Workload& workload, const McStageRegistry& s
       };
     });
   }
+  if (p_.migration.enabled) build_migration();
   const GpuBlock::Params bp = block_params();
   gpus_.init(p_.gpus, [&](const char* nm, size_t g) {
     GpuBlock::Context ctx{{core_, noc_clk_, dram_clk_}, *mapper_, ids_, stages, static_cast<unsigned>(g)};
@@ -208,6 +234,7 @@ MultiGpu::MultiGpu(const Params& p, Workload& workload, const McStageRegistry& s
             ", base ", gpus_[g].base(), ")");
   build_dualopt();
   build_fabric();
+  remote_lines_.resize(p_.gpus);
   for (unsigned g = 0; g < p_.gpus; ++g) observe(g);
   std::vector<GpuBlock*> blocks;
   for (auto& b : gpus_) blocks.push_back(&b);
@@ -217,6 +244,37 @@ MultiGpu::MultiGpu(const Params& p, Workload& workload, const McStageRegistry& s
       for (auto& c : rdma_caches_) c->request_flush();
     });
   add_summary();
+}
+
+void MultiGpu::build_migration() {
+  multigpu::PageMigrationEngine::Hooks h;
+  h.owner = [this](uint64_t addr) { return gpu_of_address(addr); };
+  h.move = [this](uint64_t page_addr, unsigned to) { mapper_->move(page_addr, to); };
+  h.flush = [this](unsigned g, uint64_t page_addr, bool page_only) {
+    const uint64_t end = page_addr + p_.page_map.page_bytes;
+    std::function<bool(uint64_t)> which;
+    if (page_only) which = [page_addr, end](uint64_t line) { return line >= page_addr && line < end; };
+    for (unsigned i = 0; i < p_.sms; ++i) gpus_[g].sm(i).l1().invalidate(which);
+    for (unsigned i = 0; i < p_.mcs; ++i) gpus_[g].mc(i).l2().invalidate(which);
+  };
+  h.flushed = [this](unsigned g) {
+    for (unsigned i = 0; i < p_.mcs; ++i)
+      if (!gpus_[g].mc(i).idle()) return false;
+    return true;
+  };
+  migration_ = std::make_unique<multigpu::PageMigrationEngine>("page_migration", p_.migration.engine, p_.gpus,
+                                                               p_.page_map.page_bytes, core_, std::move(h));
+  front_ = paper_sm_front_stages();
+  multigpu::register_page_fault_stage(front_, [this](unsigned node) {
+    multigpu::PageFaultStage::Context c;
+    c.engine = migration_.get();
+    c.gpu = gpu_of_node(node);
+    c.owner = [this](uint64_t addr) { return gpu_of_address(addr); };
+    c.route = [this](tlm::tlm_generic_payload& gp, MemExt& e) {
+      e.dst = ids_.partition_node(mapper_->partition(gp.get_address()), "multi_gpu.page_fault");
+    };
+    return c;
+  });
 }
 
 uint64_t MultiGpu::physical(uint64_t addr) const {
@@ -268,52 +326,105 @@ void MultiGpu::apply(multigpu::DecisionEngine::Mode m) {
     for (auto& c : rdma_caches_) c->set_enabled(true);
 }
 
-void MultiGpu::build_fabric() {
+std::unique_ptr<noc::Network> MultiGpu::make_switch(const std::string& name, unsigned ports,
+                                                     const std::vector<unsigned>& port_of_gpu) {
   noc::Network::Params sp;
   sp.topology = "crossbar";
-  sp.k = p_.gpus;
+  sp.k = ports;
   sp.router = p_.fabric.router;
   sp.ni = p_.fabric.ni;
   sp.link_latency = p_.fabric.link_latency;
   sp.credit_latency = p_.fabric.credit_latency;
-  switch_ = std::make_unique<noc::Network>("switch", sp, fabric_clk_);
+  auto sw = std::make_unique<noc::Network>(name.c_str(), sp, fabric_clk_);
   noc::NodeMap to_port;
   const unsigned per_gpu = block_params().nodes();
-  for (unsigned g = 0; g < p_.gpus; ++g) to_port.node.insert(to_port.node.end(), per_gpu, g);
-  switch_->set_node_map(to_port);
+  for (unsigned g = 0; g < p_.gpus; ++g) to_port.node.insert(to_port.node.end(), per_gpu, port_of_gpu[g]);
+  sw->set_node_map(to_port);
+  return sw;
+}
 
-  auto make = [&](const char* nm, size_t) { return new noc::BandwidthLink(nm, p_.link, fabric_clk_); };
-  req_links_.init(p_.gpus, make);
-  rep_links_.init(p_.gpus, make);
-  for (unsigned g = 0; g < p_.gpus; ++g) {
+void MultiGpu::build_fabric() {
+  const unsigned G = p_.gpus;
+  links_.init(G, [&](const char* nm, size_t) { return new noc::BandwidthLink(nm, p_.link, fabric_clk_); });
+  // Switch ports: where GPU g's link ends, and (tree) the pair switches' uplinks.
+  std::vector<std::pair<noc::Network*, unsigned>> gpu_port(G);
+  if (p_.fabric.topology == "star") {
+    std::vector<unsigned> port(G);
+    for (unsigned g = 0; g < G; ++g) port[g] = g;
+    switches_.push_back(make_switch("switch", G, port));
+    for (unsigned g = 0; g < G; ++g) gpu_port[g] = {switches_[0].get(), g};
+  } else {
+    const unsigned pairs = (G + 1) / 2;
+    for (unsigned q = 0; q < pairs; ++q) {
+      const unsigned in_pair = std::min(2u, G - 2 * q), up = pairs > 1 ? in_pair : ~0u;
+      std::vector<unsigned> port(G, up);
+      for (unsigned i = 0; i < in_pair; ++i) port[2 * q + i] = i;
+      switches_.push_back(make_switch("pair_switch_" + std::to_string(q), in_pair + (pairs > 1 ? 1 : 0), port));
+      for (unsigned i = 0; i < in_pair; ++i) gpu_port[2 * q + i] = {switches_.back().get(), i};
+    }
+    if (pairs > 1) {
+      std::vector<unsigned> port(G);
+      for (unsigned g = 0; g < G; ++g) port[g] = g / 2;
+      switches_.push_back(make_switch("root_switch", pairs, port));
+      noc::Network& root = *switches_.back();
+      uplinks_.init(pairs, [&](const char* nm, size_t) { return new noc::BandwidthLink(nm, p_.fabric.uplink, fabric_clk_); });
+      for (unsigned q = 0; q < pairs; ++q) {
+        noc::Network& sw = *switches_[q];
+        const unsigned up = std::min(2u, G - 2 * q);
+        for (unsigned c : {kRequestClass, kReplyClass}) {
+          sw.ni(up).out[c].bind(uplinks_[q].in(noc::BandwidthLink::kSideA, c));
+          uplinks_[q].out(noc::BandwidthLink::kSideA, c).bind(sw.ni(up).in[c]);
+          root.ni(q).out[c].bind(uplinks_[q].in(noc::BandwidthLink::kSideB, c));
+          uplinks_[q].out(noc::BandwidthLink::kSideB, c).bind(root.ni(q).in[c]);
+        }
+      }
+    }
+  }
+  using noc::BandwidthLink;
+  for (unsigned g = 0; g < G; ++g) {
+    BandwidthLink& l = links_[g];
+    MsgIn& req_in = l.in(BandwidthLink::kSideA, kRequestClass);
+    MsgIn& rep_in = l.in(BandwidthLink::kSideA, kReplyClass);
     // Requests: GPU -> [RDMA cache] -> link; link -> GPU.
     gpus_[g].out(GpuBlock::kRequest).bind(wire_request_exit(g));
-    if (!rdma_caches_.empty()) rdma_caches_[g]->down_out().bind(req_links_[g].a_in);
-    req_links_[g].a_out.bind(gpus_[g].in(GpuBlock::kRequest));
+    if (!rdma_caches_.empty()) rdma_caches_[g]->down_out().bind(req_in);
+    l.out(BandwidthLink::kSideA, kRequestClass).bind(gpus_[g].in(GpuBlock::kRequest));
     // Replies: GPU -> [word selector -> coalescer] -> link; link -> [de-coalescer] -> [RDMA cache] -> GPU.
     if (!selectors_.empty()) {
       gpus_[g].out(GpuBlock::kReply).bind(selectors_[g]->in);
-      coalescers_[g]->out.bind(rep_links_[g].a_in);
+      coalescers_[g]->out.bind(rep_in);
     } else {
-      gpus_[g].out(GpuBlock::kReply).bind(rep_links_[g].a_in);
+      gpus_[g].out(GpuBlock::kReply).bind(rep_in);
     }
     MsgIn& into = !rdma_caches_.empty() ? rdma_caches_[g]->down_in() : gpus_[g].in(GpuBlock::kReply);
     if (!rdma_caches_.empty()) rdma_caches_[g]->up_out.bind(gpus_[g].in(GpuBlock::kReply));
+    MsgOut& rep_out = l.out(BandwidthLink::kSideA, kReplyClass);
     if (!decoalescers_.empty()) {
-      rep_links_[g].a_out.bind(decoalescers_[g]->in);
+      rep_out.bind(decoalescers_[g]->in);
       decoalescers_[g]->out.bind(into);
     } else {
-      rep_links_[g].a_out.bind(into);
+      rep_out.bind(into);
     }
-    for (auto [link, c] : {std::pair{&req_links_[g], GpuBlock::kRequest}, std::pair{&rep_links_[g], GpuBlock::kReply}}) {
-      link->b_out.bind(switch_->ni(g).in[c]);
-      switch_->ni(g).out[c].bind(link->b_in);
+    auto [sw, port] = gpu_port[g];
+    for (unsigned c : {kRequestClass, kReplyClass}) {
+      l.out(BandwidthLink::kSideB, c).bind(sw->ni(port).in[c]);
+      sw->ni(port).out[c].bind(l.in(BandwidthLink::kSideB, c));
     }
   }
 }
 
+bool MultiGpu::fabric_drained() const {
+  for (const auto& sw : switches_)
+    if (sw->packets_in_flight() != 0) return false;
+  for (const auto& l : links_)
+    if (l.in_flight(noc::BandwidthLink::kAtoB) || l.in_flight(noc::BandwidthLink::kBtoA)) return false;
+  for (const auto& l : uplinks_)
+    if (l.in_flight(noc::BandwidthLink::kAtoB) || l.in_flight(noc::BandwidthLink::kBtoA)) return false;
+  return true;
+}
+
 MsgIn& MultiGpu::wire_request_exit(unsigned g) {
-  return rdma_caches_.empty() ? req_links_[g].a_in : rdma_caches_[g]->up_in();
+  return rdma_caches_.empty() ? links_[g].in(noc::BandwidthLink::kSideA, kRequestClass) : rdma_caches_[g]->up_in();
 }
 
 unsigned MultiGpu::gpu_of_node(unsigned node) const {
@@ -361,7 +472,10 @@ void MultiGpu::observe(unsigned g) {
       ++count_.requests;
       if (gpu_of_node(e->dst) != g) {
         ++count_.remote_requests;
-        if (e->kind == MemKind::Read) ++count_.remote_reads;
+        if (e->kind == MemKind::Read) {
+          ++count_.remote_reads;
+          remote_lines_[g].insert(gp.get_address() / p_.l1.line_bytes);
+        }
       }
     }
     if (obs_.injected) obs_.injected(g, node, gp);
@@ -377,25 +491,33 @@ void MultiGpu::add_summary() {
     const double cycles =
         std::max(1.0, static_cast<double>(fabric_clk_.cycle_of(core_.time_of(platform_->cycles()))));
     for (unsigned g = 0; g < p_.gpus; ++g) {
-      req_out += req_links_[g].bytes(BandwidthLink::kAtoB);
-      req_in += req_links_[g].bytes(BandwidthLink::kBtoA);
-      rep_out += rep_links_[g].bytes(BandwidthLink::kAtoB);
-      rep_in += rep_links_[g].bytes(BandwidthLink::kBtoA);
-      for (auto* l : {&req_links_[g], &rep_links_[g]})
-        for (auto d : {BandwidthLink::kAtoB, BandwidthLink::kBtoA})
-          util_max = std::max(util_max, static_cast<double>(l->bytes(d)) / (cycles * p_.link.bytes_per_cycle));
+      req_out += links_[g].bytes(BandwidthLink::kAtoB, kRequestClass);
+      req_in += links_[g].bytes(BandwidthLink::kBtoA, kRequestClass);
+      rep_out += links_[g].bytes(BandwidthLink::kAtoB, kReplyClass);
+      rep_in += links_[g].bytes(BandwidthLink::kBtoA, kReplyClass);
+      for (auto d : {BandwidthLink::kAtoB, BandwidthLink::kBtoA})
+        util_max = std::max(util_max, static_cast<double>(links_[g].bytes(d)) / (cycles * p_.link.bytes_per_cycle));
     }
+    double up_max = 0;
+    for (unsigned q = 0; q < uplinks_.size(); ++q)
+      for (auto d : {BandwidthLink::kAtoB, BandwidthLink::kBtoA})
+        up_max = std::max(up_max, static_cast<double>(uplinks_[q].bytes(d)) / (cycles * p_.fabric.uplink.bytes_per_cycle));
     s["gpus"] = p_.gpus;
     s["l1_remote_access_ratio"] = count_.l1_accesses ? double(count_.l1_remote) / double(count_.l1_accesses) : 0.0;
     s["remote_request_ratio"] = count_.requests ? double(count_.remote_requests) / double(count_.requests) : 0.0;
     s["remote_requests"] = count_.remote_requests;
     s["remote_reads"] = count_.remote_reads;
+    uint64_t lines_max = 0, lines_sum = 0;
+    for (const auto& l : remote_lines_) lines_max = std::max<uint64_t>(lines_max, l.size()), lines_sum += l.size();
+    s["remote_footprint_bytes_max"] = lines_max * p_.l1.line_bytes;  // distinct remote lines an L1 fetched, busiest GPU
+    s["remote_footprint_bytes_mean"] = lines_sum * p_.l1.line_bytes / p_.gpus;
     s["fabric_request_bytes_gpu_to_switch"] = req_out;
     s["fabric_request_bytes_switch_to_gpu"] = req_in;
     s["fabric_reply_bytes_gpu_to_switch"] = rep_out;
     s["fabric_reply_bytes_switch_to_gpu"] = rep_in;
     s["fabric_bytes"] = req_out + rep_out;  // inter-GPU bytes, each message counted once
-    s["fabric_link_util_max"] = util_max;
+    s["fabric_link_util_max"] = util_max;  // GPU links, both classes, busiest direction
+    if (uplinks_.size() > 0) s["fabric_uplink_util_max"] = up_max;
     s["remote_read_latency"] = remote_read_latency();
     s["dualopt_mode"] = p_.dualopt.mode;
     if (engine_) {
@@ -410,6 +532,12 @@ void MultiGpu::add_summary() {
       for (auto& c : coalescers_) packets += c->packets(), responses += c->responses();
       s["codec_packets"] = packets;
       s["codec_responses"] = responses;
+    }
+    if (migration_) {
+      s["pm_faults"] = migration_->faults();
+      s["pm_migrations"] = migration_->migrations();
+      s["pm_pages_moved"] = mapper_->moves();
+      s["pm_busy_ratio"] = static_cast<double>(migration_->busy_cycles()) / std::max<uint64_t>(1, platform_->cycles());
     }
     if (!rdma_caches_.empty()) {
       uint64_t reads = 0, fetches = 0;

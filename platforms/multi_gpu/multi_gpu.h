@@ -2,26 +2,35 @@
 // N GPUs (default 4), each a GpuBlock with a boundary node, joined by a PCIe-like fabric, one
 // unified address space, run by one Platform. The DCA baseline of §2.3 (direct cache access).
 //
-//   GPU g:  SMs + L1s, MCs (L2 slice + HBM), in-GPU mesh -- boundary out(kRequest) --> req_link[g].a_in
-//                                                         <-- boundary in(kReply)  --- rep_link[g].a_out ...
-//   req_link[g], rep_link[g] (noc::BandwidthLink, side B at switch port g)
-//   switch: a noc::Network crossbar of N ports, vnet 0 = requests, vnet 1 = replies; its NodeMap
-//           sends every platform id to the port of the GPU that owns it.
+//   GPU g:  SMs + L1s, MCs (L2 slice + HBM), in-GPU mesh -- boundary out(kRequest), out(kReply) -->
+//           link[g] side A (class 0 requests, class 1 replies), side B at a switch port
+//   fabric.topology = tree (MGPUSim): GPUs 2p and 2p + 1 on pair switch p, pair switch p on the
+//           root switch by uplink[p]; star: every GPU on one switch.
+//   switches: noc::Network crossbars, vnet 0 = requests, vnet 1 = replies; their NodeMaps send
+//           every platform id towards the GPU that owns it (a pair switch sends the ids of the
+//           GPUs it does not hold to its uplink port).
 //
-// Fabric (004 §5, Table 1: PCIe-4-like, 64 GB/s, 16 B flits): each GPU's PCIe link is modelled
-// as two BandwidthLinks, one per message class, each 64 B/cycle per direction at 1 GHz with 16 B
-// flits; a message pays the link's header, is rounded up to whole flits and serialized. The
-// switch in the middle is one crossbar whose ports are 64 B wide (one link-cycle per switch
-// cycle, so the switch never throttles below the links) with the same two classes.
-// Deadlock freedom: requests and replies never share an in-order channel or a buffer: virtual
-// networks 0/1 inside each GPU (separate VCs and NI queues), one boundary port per class, one
-// link per class, virtual networks 0/1 in the switch. Replies are always consumed at their
-// sink (an SM takes every reply; an L1 fill never waits for the path down), so the reply class
-// drains whatever the request class does, and a request can only wait for replies: no cycle.
-// Departure (documented in the preset): the two class links of a GPU together offer up to
-// 2 x 64 B/cycle per direction; a single PCIe wire shares 64 between the classes. The summary
-// reports bytes per class and direction so the total can be checked against one wire.
-//
+// Fabric (004 §5, Table 1: PCIe-4-like, 64 GB/s, 16 B flits; MGPUSim v2.0.1's PCIe network, read
+// for this model: timingplatform.go and akita's pcie / switching packages, see dca4.json
+// "sources"): each GPU has ONE link (noc::BandwidthLink with classes = 2): requests and replies
+// share one serializer per direction, 64 B/cycle at 1 GHz in 16 B flits, as MGPUSim's endpoint
+// sends every message of the GPU one flit per cycle from one queue; each class has its own
+// transmit queue and receive-buffer credits, so a class can never block the other on the wire
+// (MGPUSim's single queue could; this is where we keep the classes apart). MGPUSim's switches
+// add 140 cycles per switch crossed: the link from a GPU to its pair switch has latency 70
+// (a same-pair message crosses two such links: 140), an uplink has 140 (a message between pairs
+// crosses GPU link, uplink, uplink, GPU link: 420, three switches). The crossbars' ports are
+// one 80 B flit wide (a whole message: a line reply is 80 B in 16 B link flits), so the switches
+// never throttle below the links (0.8 replies per cycle).
+// Deadlock freedom: requests and replies never share a buffer or an in-order channel:
+// virtual networks 0/1 inside each GPU (separate VCs and NI queues), one boundary port per
+// class, per-class credits on every link, virtual networks 0/1 in every switch; the tree has
+// one path between any two GPUs. Replies are always consumed at their sink (an SM takes every
+// reply; an L1 fill never waits for the path down), so the reply class drains whatever the
+// request class does, and a request can only wait for replies: no cycle.
+// In-GPU network: MGPUSim joins L1s, L2 banks and the RDMA engine by an ideal direct connection;
+// ours is a 9x9 mesh whose flits carry a whole message (72 B: a 64 B line and the 8 B header),
+// so a port moves one message per cycle and the GPU's boundary node keeps up with its link.
 // Unified address space (004 §2.1 "all GPUs share a unified address space", §6.1 "our baseline
 // adopts the runtime of MGPUSim to distribute data"): page_map.kind
 //   distributed  (default) MGPUSim's driver (amd/driver/distributor.go): every array of the
@@ -37,8 +46,8 @@
 // CTA policy: cta.policy = contiguous-groups (MGPUSim's "partition", 004 Table 1) by default:
 // the grid is split into one contiguous group of CTAs per GPU; round-robin and greedy as options.
 // DCA path: an L1 miss for a page of another GPU is routed by the L1 (its route hook) to the
-// owning partition's platform id; the GPU's network sends it to the boundary, the request link
-// and the switch deliver it to the owner's boundary and network, the owner's L2 slice (which
+// owning partition's platform id; the GPU's network sends it to the boundary, the links and
+// switches deliver it to the owner's boundary and network, the owner's L2 slice (which
 // holds only its own GPU's memory) and HBM serve the 64 B line, and the reply returns the same
 // way to the requesting L1, which caches it (the requester's L2 never sees remote data). Remote
 // writes and atomics are conventional (a write-through L1 sends them to the owner, acks return).
@@ -50,14 +59,14 @@
 //               mask is the SM coalescer's (MemExt::word_mask, the BGU's OR over the lanes);
 //               at the serving GPU's exit, replies -> RdmaWordSelector (the line the L2 returned
 //               cut to the requested words: fine-grained on the link only) -> RdmaCoalescer (n - 1
-//               per-destination buffers, 10 x 6 B per packet, 30-cycle timeout) -> reply link;
-//               at the destination, reply link -> RdmaDecoalescer -> the GPU. A coalesced packet
+//               per-destination buffers, 10 x 6 B per packet, 30-cycle timeout) -> the link (reply class);
+//               at the destination, the link -> RdmaDecoalescer -> the GPU. A coalesced packet
 //               is a reply-class message of its own (RdmaPacketExt) through the same links and
-//               switch; nothing in them knows it.
+//               switches; nothing in them knows it.
 //   caching     per GPU, an RdmaCache (multigpu/rdma_cache.h: the generic Cache, 1.5 MB,
 //               write-back, remote data only) between the boundary and the links: requests
-//               leaving the GPU enter it, its misses and write-backs take the request link, the
-//               reply link feeds its fills; flushed (dirty lines home, invalidated) at kernel end.
+//               leaving the GPU enter it, its misses and write-backs take the link (request class), the
+//               link's replies feed its fills; flushed (dirty lines home, invalidated) at kernel end.
 //               The preset shrinks the L2 to 0.5 MB (iso-area, 004 Table 1).
 //   dualopt     both, with neither active, and one DecisionEngine watching every L1 (requests
 //               as the SMs hand them over, hit = the line present at that moment; evictions from
@@ -75,6 +84,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include <systemc>
@@ -95,6 +105,8 @@
 #include "sm/sm_core.h"
 #include "multigpu/decision_engine.h"
 #include "multigpu/mask_mshr_stage.h"
+#include "multigpu/page_fault_stage.h"
+#include "multigpu/page_migration_engine.h"
 #include "multigpu/rdma_cache.h"
 #include "multigpu/rdma_coalescer.h"
 #include "multigpu/rdma_decoalescer.h"
@@ -107,25 +119,32 @@ namespace gpusc {
 class MultiGpu {
  public:
   struct PageMap {
-    std::string kind = "distributed";  // distributed | interleave | first-touch
+    std::string kind = "distributed";  // distributed | interleave | first-touch | first-gpu
     uint64_t page_bytes = 4096;        // (MGPUSim: log2PageSize = 12)
     template <class F> static void describe(F&& f) {
       using S = PageMap;
-      GPUSC_PARAM_C(kind, "distributed|interleave|first-touch",
+      GPUSC_PARAM_C(kind, "distributed|interleave|first-touch|first-gpu",
                     "distributed: each array split into one contiguous run of pages per GPU (MGPUSim's driver, "
                     "the paper's baseline); interleave: page p on GPU p mod gpus; first-touch: the GPU that "
-                    "requested the page first");
+                    "requested the page first; first-gpu: every array on GPU 0 (MGPUSim's unified memory, where "
+                    "page migration distributes the pages)");
       GPUSC_PARAM_R(page_bytes, 64, uint64_t{1} << 30, "page size [bytes], a power of two (MGPUSim: 4 KB)");
     }
   };
   // The switch: a crossbar noc::Network of one port per GPU (its k is `gpus`), 2 virtual networks.
   struct Switch {
+    std::string topology = "tree";  // tree (MGPUSim: a switch per GPU pair under a root) | star
+    noc::BandwidthLink::Params uplink = uplink_defaults();  // pair switch <-> root (tree)
     noc::Router::Params router = router_defaults();
     noc::NetworkInterface::Params ni = ni_defaults();
     unsigned link_latency = 1;    // port channel traversal [fabric cycles]
     unsigned credit_latency = 1;  // credit return [fabric cycles]
     template <class F> static void describe(F&& f) {
       using S = Switch;
+      GPUSC_PARAM_C(topology, "tree|star",
+                    "tree: GPUs 2p and 2p + 1 on pair switch p, the pair switches on one root switch (MGPUSim's "
+                    "PCIe platform); star: every GPU on one switch");
+      GPUSC_PARAM(uplink, "tree: each pair switch's link to the root (classes must be 2)");
       GPUSC_PARAM(router, "the switch's router (vnets must be 2: requests and replies)");
       GPUSC_PARAM(ni, "the switch's port interfaces (flit_bytes = port width per cycle)");
       GPUSC_PARAM_R(link_latency, 1, 1000, "port channel traversal [fabric cycles]");
@@ -133,6 +152,7 @@ class MultiGpu {
     }
     static noc::Router::Params router_defaults();
     static noc::NetworkInterface::Params ni_defaults();
+    static noc::BandwidthLink::Params uplink_defaults();
   };
   // DUALOPT (004 §4): which of its mechanisms are built and active, and their parameters.
   struct Dualopt {
@@ -157,6 +177,18 @@ class MultiGpu {
     bool coalescing() const { return mode == "coalescing" || mode == "dualopt"; }
     bool caching() const { return mode == "caching" || mode == "dualopt"; }
   };
+  // The page-migration baseline (004 §2.3; multigpu/page_migration_engine.h).
+  struct Migration {
+    bool enabled = false;
+    multigpu::PageMigrationEngine::Params engine;
+    multigpu::PageFaultStage::Params stage;
+    template <class F> static void describe(F&& f) {
+      using S = Migration;
+      GPUSC_PARAM(enabled, "page migration on a fault: a request to a remote page that is not pinned moves the page");
+      GPUSC_PARAM(engine, "the migration's phases and latencies (driver, IOMMU, page-migration controller)");
+      GPUSC_PARAM(stage, "per CU: the stage that holds faulting and drained requests");
+    }
+  };
   struct Params {
     unsigned gpus = 4;                // GPUs (004 §5: 4; 8 and 16 in §6.2)
     unsigned sms = 64;                // CUs per GPU (004 Table 1: 16 SEs x 4 CUs)
@@ -174,9 +206,10 @@ class MultiGpu {
     Cache::Params l1 = l1_defaults();
     MemoryPartition::Params mc = mc_defaults();
     CtaScheduler::Params cta = cta_defaults();
-    noc::BandwidthLink::Params link = link_defaults();    // each class link of each GPU
-    Switch fabric;                                        // the switch
+    noc::BandwidthLink::Params link = link_defaults();    // each GPU's link to its switch
+    Switch fabric;                                        // the switches
     Dualopt dualopt;                                      // paper 004's mechanisms (off: DCA)
+    Migration migration;                                  // the page-migration baseline (off: DCA)
     template <class F> static void describe(F&& f) {
       using S = Params;
       GPUSC_PARAM_R(gpus, 2, 64, "GPUs [count] (004: 4; 8 and 16 for scaling)");
@@ -195,9 +228,11 @@ class MultiGpu {
       GPUSC_PARAM(l1, "L1 vector cache (write-through, no write-allocate)");
       GPUSC_PARAM(mc, "memory partition (L2 slice + memory)");
       GPUSC_PARAM(cta, "CTA scheduler");
-      GPUSC_PARAM(link, "each GPU's request link and reply link to the switch [fabric cycles]");
-      GPUSC_PARAM(fabric, "the switch: a crossbar of one port per GPU, requests on vnet 0, replies on vnet 1");
+      GPUSC_PARAM(link, "each GPU's link to its switch, requests and replies over one serializer (classes must be 2) "
+                        "[fabric cycles]");
+      GPUSC_PARAM(fabric, "the switches: crossbars, requests on vnet 0, replies on vnet 1");
       GPUSC_PARAM(dualopt, "DUALOPT (004 §4): off (DCA baseline), coalescing, caching or dualopt");
+      GPUSC_PARAM(migration, "the page-migration baseline (004 §2.3): off (DCA) or on");
     }
     static noc::Network::Params noc_defaults();
     static SmCore::Params sm_defaults();
@@ -221,9 +256,16 @@ class MultiGpu {
   unsigned gpus() const { return p_.gpus; }
   GpuBlock& gpu(unsigned g) { return gpus_[g]; }
   Platform& platform() { return *platform_; }
-  noc::BandwidthLink& request_link(unsigned g) { return req_links_[g]; }  // side A = GPU g
-  noc::BandwidthLink& reply_link(unsigned g) { return rep_links_[g]; }
-  noc::Network& fabric_switch() { return *switch_; }
+  // GPU g's link: side A = GPU g, side B = its switch; class kRequestClass / kReplyClass.
+  static constexpr unsigned kRequestClass = 0, kReplyClass = 1;
+  noc::BandwidthLink& link(unsigned g) { return links_[g]; }
+  // Switches: star: one; tree: the pair switches 0 .. pairs - 1, then the root (when pairs > 1).
+  unsigned switches() const { return static_cast<unsigned>(switches_.size()); }
+  noc::Network& fabric_switch(unsigned i = 0) { return *switches_.at(i); }
+  unsigned uplinks() const { return static_cast<unsigned>(uplinks_.size()); }
+  noc::BandwidthLink& uplink(unsigned p) { return uplinks_[p]; }  // side A = pair switch p, B = root
+  // Nothing left in any switch or link of the fabric.
+  bool fabric_drained() const;
   const FirstTouchPageMapper& page_map() const { return *mapper_; }
   // The GPU owning platform id `node` (every node of a GPU's network, boundary included).
   unsigned gpu_of_node(unsigned node) const;
@@ -238,6 +280,8 @@ class MultiGpu {
   // L1 accesses (requests an SM handed to its L1) and those to another GPU's memory.
   uint64_t l1_accesses() const { return count_.l1_accesses; }
   uint64_t l1_remote_accesses() const { return count_.l1_remote; }
+  // Distinct remote lines (line address) the L1s of GPU g fetched (remote footprint), per GPU.
+  const std::unordered_set<uint64_t>& remote_lines(unsigned g) const { return remote_lines_.at(g); }
   // Remote reads answered to the SMs (L1 hits included) and their mean latency, issue to reply
   // [core cycles].
   uint64_t remote_reads_answered() const { return count_.remote_answered; }
@@ -249,6 +293,7 @@ class MultiGpu {
   multigpu::RdmaCache* rdma_cache(unsigned g) { return rdma_caches_.empty() ? nullptr : rdma_caches_.at(g).get(); }
   multigpu::RdmaCoalescer* coalescer(unsigned g) { return coalescers_.empty() ? nullptr : coalescers_.at(g).get(); }
   multigpu::SelectiveCacheBypass* scbu(unsigned g) { return scbus_.empty() ? nullptr : scbus_.at(g).get(); }
+  multigpu::PageMigrationEngine* migration_engine() { return migration_.get(); }
   // The "physical" address the SCBU compares (see above).
   uint64_t physical(uint64_t addr) const;
 
@@ -268,9 +313,11 @@ class MultiGpu {
   void distribute_pages(const Workload& w);
   GpuBlock::Params block_params() const;
   void build_fabric();
+  std::unique_ptr<noc::Network> make_switch(const std::string& name, unsigned ports, const std::vector<unsigned>& port_of_gpu);
   void observe(unsigned g);
   void add_summary();
   void build_dualopt();
+  void build_migration();
   void apply(multigpu::DecisionEngine::Mode m);
   MsgIn& wire_request_exit(unsigned g);  // what gpu g's out(kRequest) feeds
 
@@ -281,15 +328,17 @@ class MultiGpu {
   std::vector<std::unique_ptr<multigpu::SelectiveCacheBypass>> scbus_;  // per GPU (coalescing modes)
   SmFrontRegistry front_;  // the SM-side stages (mask_mshr)
   sc_core::sc_vector<GpuBlock> gpus_;
-  std::unique_ptr<noc::Network> switch_;
-  sc_core::sc_vector<noc::BandwidthLink> req_links_, rep_links_;
+  std::vector<std::unique_ptr<noc::Network>> switches_;
+  sc_core::sc_vector<noc::BandwidthLink> links_, uplinks_;
   std::vector<std::unique_ptr<multigpu::RdmaWordSelector>> selectors_;
   std::vector<std::unique_ptr<multigpu::RdmaCoalescer>> coalescers_;
   std::vector<std::unique_ptr<multigpu::RdmaDecoalescer>> decoalescers_;
   std::vector<std::unique_ptr<multigpu::RdmaCache>> rdma_caches_;
   std::unique_ptr<multigpu::DecisionEngine> engine_;
+  std::unique_ptr<multigpu::PageMigrationEngine> migration_;
   std::unique_ptr<Platform> platform_;
   Observers obs_;
+  std::vector<std::unordered_set<uint64_t>> remote_lines_;  // [gpu] distinct remote lines its L1s fetched
 
   struct Counts {  // summary lines (MultiGpu is not a module, so not a StatGroup)
     uint64_t requests = 0, remote_requests = 0, remote_reads = 0, l1_accesses = 0, l1_remote = 0;

@@ -11,7 +11,9 @@
 #   v.write_doc("docs/validation/foo.md", "validate-foo", title, text)
 #
 # A run that fails, does not finish its workload or reports invariant failures stops the script
-# with the path of its log: a validation doc is never written from a partial matrix.
+# with the path of its log: a validation doc is never written from a partial matrix. A windowed
+# run (Run(..., window=N)) is stopped by --max-cycles N on purpose: it must reach N cycles
+# (summary.stop = max_cycles) or finish before.
 import argparse
 import concurrent.futures as cf
 import datetime
@@ -52,12 +54,24 @@ def build(*targets):
 
 
 class Run:
-    """One simulation: an id (file name, no '/') and the platform arguments (without --out)."""
+    """One simulation: an id (file name, no '/') and the platform arguments (without --out).
+    window: simulate at most this many core cycles (--max-cycles); the run counts as complete when
+    it reaches them (a throughput measurement over the window) or finishes before."""
 
-    def __init__(self, rid, argv, cost=1.0):
+    def __init__(self, rid, argv, cost=1.0, window=None):
         if "/" in rid:
             raise ValueError(f"run id {rid!r} contains '/'")
-        self.id, self.argv, self.cost = rid, list(argv), cost
+        self.id, self.argv, self.cost, self.window = rid, list(argv), cost, window
+        if window:
+            self.argv += ["--max-cycles", str(int(window))]
+
+    def complete(self, rc, summary):
+        """Whether a run with exit status rc and this summary is a valid result."""
+        if summary.get("invariant_failures"):
+            return False
+        if rc == 0 and summary.get("finished", True):
+            return True
+        return bool(self.window) and rc == 3 and summary.get("stop") == "max_cycles"
 
     def command(self, binary_name):
         return " ".join([binary_name] + self.argv)
@@ -77,7 +91,8 @@ def run_all(binary, runs, script, jobs, reuse=False):
         if reuse and f.endswith(".json"):
             try:
                 d = json.load(open(os.path.join(out, f)))
-                if d.get("summary", {}).get("finished") and not d.get("summary", {}).get("invariant_failures"):
+                sm = d.get("summary", {})
+                if (sm.get("finished") or sm.get("stop") == "max_cycles") and not sm.get("invariant_failures"):
                     kept[f[:-5]] = d
                     continue
             except (OSError, ValueError):
@@ -114,12 +129,12 @@ def run_all(binary, runs, script, jobs, reuse=False):
     with cf.ThreadPoolExecutor(max_workers=jobs) as ex:
         for r, rc, js, log in ex.map(one, sorted(todo, key=lambda r: -r.cost)):
             done += 1
-            if rc != 0 or not os.path.exists(js):
+            if not os.path.exists(js) or (rc != 0 and not (r.window and rc == 3)):
                 bad.append(f"{r.id}: exit {rc}, see {log}")
                 continue
             d = json.load(open(js))
             s = d.get("summary", {})
-            if not s.get("finished", True) or s.get("invariant_failures"):
+            if not r.complete(rc, s):
                 bad.append(f"{r.id}: finished={s.get('finished')} invariant_failures={s.get('invariant_failures')}, "
                            f"see {log}")
             results[r.id] = d

@@ -1,7 +1,8 @@
 // FirstTouchPageMapper: scripted access orders. Paper 003 §5.3's example (Figure 11), pages
 // interleaved over the owner block's partitions (page-granular and in finer chunks), a later
 // touch from another block never moving a page, dense partition-local addresses and their
-// inverse, and clear errors for bad configurations and unplaced addresses.
+// inverse, move() (a page takes the next frame of its new block once, its old frame is a hole),
+// and clear errors for bad configurations and unplaced addresses.
 #include <catch2/catch.hpp>
 
 #include <map>
@@ -139,4 +140,34 @@ TEST_CASE("FirstTouchPageMapper: bad configurations are clear errors", "[first_t
   REQUIRE_THROWS_WITH(FirstTouchPageMapper({{0, 1}, {1}}, 4096, 256), Catch::Contains("partition 1 is listed twice"));
   REQUIRE_THROWS_WITH(FirstTouchPageMapper({{0}, {5}}, 4096, 256),
                       Catch::Contains("block 1 lists partition 5, but the blocks hold 2 partitions"));
+}
+
+TEST_CASE("FirstTouchPageMapper: move gives a page the next frame of its new block, once, and leaves a hole",
+          "[first_touch]") {
+  // Blocks 0 (partitions 0, 1) and 1 (partitions 2, 3); page-granular interleave.
+  FirstTouchPageMapper m({{0, 1}, {2, 3}}, kPage, kPage);
+  m.map(page(10), 0);  // block 0, frame 0 -> partition 0
+  m.map(page(11), 0);  // block 0, frame 1 -> partition 1
+  m.map(page(20), 1);  // block 1, frame 0 -> partition 2
+  m.move(page(11, 0x44), 1);  // block 1's next frame is 1 -> partition 3, local 0 + offset
+  CHECK(m.owner(page(11)) == 1);
+  CHECK(m.partition(page(11, 0x44)) == 3);
+  CHECK(m.local(page(11, 0x44)) == 0x44);
+  CHECK(m.global(3, 0x44) == page(11, 0x44));
+  CHECK(m.moves() == 1);
+  CHECK(m.pages() == 3);
+  CHECK(m.pages_of(0) == 2);  // frame 1 of block 0 is a hole now
+  CHECK(m.pages_of(1) == 2);
+  // Its old place (partition 1, local 0 + offset) maps to no page any more.
+  REQUIRE_THROWS_WITH(m.global(1, 0x44), Catch::Contains("whose page has moved to another block"));
+  // Page 10 did not move; moving a page to its own block does nothing; a later touch keeps it.
+  CHECK(m.partition(page(10)) == 0);
+  m.move(page(11), 1);
+  CHECK(m.moves() == 1);
+  CHECK(m.map(page(11, 8), 0).partition == 3);
+  // The hole is not reused: block 0's next page takes frame 2 -> partition 0, local 4 KB.
+  CHECK(m.map(page(30), 0).partition == 0);
+  CHECK(m.local(page(30)) == kPage);
+  REQUIRE_THROWS_WITH(m.move(page(99), 0), Catch::Contains("its page is not placed"));
+  REQUIRE_THROWS_WITH(m.move(page(10), 2), Catch::Contains("move to block 2, but there are 2 blocks"));
 }

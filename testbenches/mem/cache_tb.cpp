@@ -397,6 +397,41 @@ TEST_CASE("Cache: flush of a write-back L2 writes every dirty line down first", 
   CHECK(invariant_failures().empty());
 }
 
+TEST_CASE("Cache: invalidate with a miss in flight drops the chosen lines, writes dirty ones down, keeps the fill",
+          "[cache][flush]") {
+  Bench b("b", l2_params(), 10, false);
+  b.write(10, 0x000, 1);  // set 0, dirty
+  b.write(12, 0x080, 2);  // set 1, dirty
+  b.read(14, 0x100, 3);   // set 0, clean after its fill
+  b.run_to(60);
+  b.read(60, 0x200, 4);   // looked up 61, fetched 61, fill latched 72
+  b.run_to(65);
+  CHECK_FALSE(b.cache.idle());
+  const uint64_t now = b.clk.now();
+  // Only lines below 0x100: 0x000 (dirty) and 0x080 (dirty) go, 0x100 stays.
+  CHECK(b.cache.invalidate([](uint64_t line) { return line < 0x100; }) == 2);
+  CHECK_FALSE(b.cache.present(0x000));
+  CHECK_FALSE(b.cache.present(0x080));
+  CHECK(b.cache.present(0x100));
+  // Everything else now, with the fetch of 0x200 still out: it is not present, so not counted.
+  CHECK(b.cache.invalidate() == 1);
+  CHECK_FALSE(b.cache.present(0x100));
+  b.run_to(120);
+  const auto wb = b.mem.of_kind(MemKind::Write);
+  REQUIRE(wb.size() == 2);  // the two dirty lines, one per cycle from the next edge
+  CHECK(wb[0].addr == 0x000);
+  CHECK(wb[0].cycle == now + 1);
+  CHECK(wb[1].addr == 0x080);
+  CHECK(wb[1].cycle == now + 2);
+  CHECK(stat(b.cache, "writebacks") == 2);
+  // The outstanding fill was installed after the invalidation and answered its read.
+  CHECK(b.cache.present(0x200));
+  REQUIRE(b.replies().size() == 4);
+  CHECK(b.replies().back().ext.pc == 4);
+  CHECK(b.cache.idle());
+  CHECK(invariant_failures().empty());
+}
+
 TEST_CASE("Cache: sector valid bits decide hits in a sectored cache", "[cache][sector]") {
   Cache::Params ps = l2_params(), pn = l2_params();
   pn.sectored = false;

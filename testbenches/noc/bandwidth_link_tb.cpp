@@ -2,7 +2,10 @@
 // (header, data rule, flit rounding), a saturating stream in both directions at once at exactly
 // bytes_per_cycle (packed) or whole cycles per message (unpacked), the credit loop, back-pressure
 // from a stalled receiver, a random run with randomly stalling receivers in both directions
-// (every message delivered once, in order, never early), idle cost, bad parameters.
+// (every message delivered once, in order, never early), idle cost, bad parameters; with two
+// message classes: one shared serializer (oldest first, round-robin on a tie, exact cycles), a
+// stalled class never blocks the other, a random two-class run (per class in order, nothing lost
+// or duplicated, never early, never past the wire rate).
 // Expected cycles are derived in the comments from the model in bandwidth_link.h: a message
 // offered in cycle a is latched in a + 1, the first cycle it may serialize; with W wire bytes,
 // R bytes per cycle and u bytes of its start cycle s already used, its last byte leaves in
@@ -10,6 +13,8 @@
 // the message carries data (write requests, read replies), rounded up to whole flits.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <memory>
 #include <random>
 
 #include "common/payload_pool.h"
@@ -344,4 +349,186 @@ TEST_CASE("Link: params load from JSON by name, unknown keys are errors", "[link
   CHECK(p.latency == 31);
   REQUIRE_THROWS_WITH(params_from_json<P>(parse_json(R"({"bandwidth": 64})", "test"), "link"),
                       Catch::Contains("unknown parameter 'link.bandwidth'"));
+}
+
+// ---- Message classes over one serializer (classes > 1) ----
+namespace {
+
+// Two classes around one link: class c's source and sink on each side.
+struct ClassBench : sc_core::sc_module {
+  ClockDomain clk{"clk", 1000.0};
+  PayloadPool pool{256};
+  tb::ScriptedInitiator src0{"src0", clk, pool}, src1{"src1", clk, pool};  // side A, class 0 / 1
+  BandwidthLink link;
+  tb::ScriptedTarget dst0, dst1;  // side B, class 0 / 1
+  ClassBench(sc_core::sc_module_name n, const P& p, unsigned depth = 4096)
+      : sc_core::sc_module(n), link("link", p, clk), dst0("dst0", clk, depth), dst1("dst1", clk, depth) {
+    src0.out.bind(link.in(BandwidthLink::kSideA, 0));
+    src1.out.bind(link.in(BandwidthLink::kSideA, 1));
+    link.out(BandwidthLink::kSideB, 0).bind(dst0.in);
+    link.out(BandwidthLink::kSideB, 1).bind(dst1.in);
+  }
+  double stat(const std::string& key) const {
+    return collect_stats()["stats"][std::string(link.name()) + "." + key].get<double>();
+  }
+};
+
+// Side B's ports of both classes towards A are bound to idle sources and sinks.
+struct IdleSideB : sc_core::sc_module {
+  tb::ScriptedInitiator s0, s1;
+  tb::ScriptedTarget d0, d1;
+  IdleSideB(sc_core::sc_module_name n, ClassBench& b)
+      : sc_core::sc_module(n), s0("s0", b.clk, b.pool), s1("s1", b.clk, b.pool), d0("d0", b.clk), d1("d1", b.clk) {
+    s0.out.bind(b.link.in(BandwidthLink::kSideB, 0));
+    s1.out.bind(b.link.in(BandwidthLink::kSideB, 1));
+    b.link.out(BandwidthLink::kSideA, 0).bind(d0.in);
+    b.link.out(BandwidthLink::kSideA, 1).bind(d1.in);
+  }
+};
+
+P classes2() {
+  P p;
+  p.bytes_per_cycle = 64;
+  p.flit_bytes = 16;
+  p.latency = 10;
+  p.classes = 2;
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("Link classes: two classes share one serializer, oldest first, round-robin on a tie", "[link][classes][timing]") {
+  ClassBench b("b", classes2());
+  IdleSideB idle("idle", b);
+  // Same cycle: both 80 B replies latched in 11; round-robin from class 0. Class 0: bytes 0..79
+  // -> last byte in 11 + 79 / 64 = 12, arrives 22; the serializer has 16 B of cycle 12 used.
+  // Class 1 starts in 12: bytes 16..95 of 12.. -> last byte 12 + 95 / 64 = 13, arrives 23.
+  // (On two separate links both would arrive in 22.)
+  LinkBench::send(b.src0, 10, Msg::ReadReply, 64, 0);
+  LinkBench::send(b.src1, 10, Msg::ReadReply, 64, 1);
+  // Oldest first: a 2056 B write of class 1 (2064 B on the wire, offered 100: last byte in
+  // 101 + 2063 / 64 = 133, arrives 143, 16 B of cycle 133 used) keeps the serializer busy, and
+  // round-robin would next ask class 0. Class 1 offers a reply in 110, class 0 a read request in
+  // 111: the older, class 1, starts first in 133 (bytes 16..95: last byte 134, arrives 144), then
+  // class 0 in 134 (bytes 32..47 of 134: arrives 144). Round-robin would send class 0 first
+  // (bytes 16..31 of 133: arrival 143).
+  LinkBench::send(b.src1, 100, Msg::Write, 2056, 2);
+  LinkBench::send(b.src1, 110, Msg::ReadReply, 64, 3);
+  LinkBench::send(b.src0, 111, Msg::ReadReq, 64, 4);
+  run_until(b.clk, 1000);
+  CHECK(cycles(b.dst0) == std::vector<uint64_t>{22, 144});
+  CHECK(cycles(b.dst1) == std::vector<uint64_t>{23, 143, 144});
+  CHECK(b.link.delivered(BandwidthLink::kAtoB, 0) == 2);
+  CHECK(b.link.delivered(BandwidthLink::kAtoB, 1) == 3);
+  CHECK(b.link.bytes(BandwidthLink::kAtoB, 0) == 80 + 16);
+  CHECK(b.link.bytes(BandwidthLink::kAtoB, 1) == 80 + 2064 + 80);
+  CHECK(b.stat("a_to_b.bytes") == 80 + 16 + 80 + 2064 + 80);
+  CHECK(b.stat("a_to_b.class1.bytes") == 80 + 2064 + 80);
+  CHECK(b.pool.in_use() == 0);
+}
+
+TEST_CASE("Link classes: a class whose receiver stalls never blocks another class", "[link][classes][backpressure]") {
+  P p = classes2();
+  p.rx_buffer_bytes = 1600;  // 20 replies of 80 B per class: class 1 is never short of credit
+  p.tx_queue = 2;
+  ClassBench b("b", p, /*depth=*/1);
+  IdleSideB idle("idle", b);
+  b.dst0.stall_until(500);  // class 0's receiver takes one message, then nothing until 500
+  for (unsigned k = 0; k < 30; ++k) LinkBench::send(b.src0, 10 + k, Msg::ReadReply, 64, k);
+  for (unsigned k = 0; k < 20; ++k) LinkBench::send(b.src1, 10 + 2 * k, Msg::ReadReply, 64, 100 + k);
+  run_until(b.clk, 400);
+  // Class 0: one message queued at dst0, one withheld at its out port, the other 19 of its
+  // credit in its receive buffer, its tx queue full and its source held: stuck until 500.
+  CHECK(b.dst0.occupancy() == 1);
+  CHECK(b.link.out(BandwidthLink::kSideB, 0).busy());
+  CHECK(b.link.credits(BandwidthLink::kAtoB, 0) == 0);
+  CHECK(b.link.in(BandwidthLink::kSideA, 0).has_pending());
+  CHECK(b.dst0.arrivals().empty());
+  // Class 1 ran on over the same wire: all 20 delivered in order long before 500 (with one
+  // shared queue and no per-class credit they would wait behind class 0 until then).
+  REQUIRE(b.dst1.arrivals().size() == 20);
+  for (unsigned k = 0; k < 20; ++k) CHECK(b.dst1.arrivals()[k].ext.pc == 100 + k);
+  CHECK(b.dst1.arrivals().back().cycle < 100);
+  CHECK(b.link.credits(BandwidthLink::kAtoB, 1) == 1600);
+  run_until(b.clk, 1000);
+  REQUIRE(b.dst0.arrivals().size() == 30);
+  for (unsigned k = 0; k < 30; ++k) CHECK(b.dst0.arrivals()[k].ext.pc == k);
+  CHECK(b.link.in_flight(BandwidthLink::kAtoB) == 0);
+  CHECK(b.pool.in_use() == 0);
+}
+
+TEST_CASE("Link classes: random traffic of two classes both ways with stalling receivers", "[link][classes][random]") {
+  P p = classes2();
+  p.latency = 7;
+  p.rx_buffer_bytes = 400;
+  p.tx_queue = 3;
+  ClockDomain clk("clk", 1000.0);
+  PayloadPool pool(256);
+  BandwidthLink link("link", p, clk);
+  std::vector<std::unique_ptr<tb::ScriptedInitiator>> src;   // [side * 2 + class]
+  std::vector<std::unique_ptr<tb::StallingTarget>> dst;      // [side * 2 + class]: receives at that side
+  for (unsigned s = 0; s < 2; ++s)
+    for (unsigned c = 0; c < 2; ++c) {
+      const auto side = static_cast<BandwidthLink::Side>(s);
+      src.push_back(std::make_unique<tb::ScriptedInitiator>(("src" + std::to_string(s * 2 + c)).c_str(), clk, pool));
+      src.back()->out.bind(link.in(side, c));
+      dst.push_back(std::make_unique<tb::StallingTarget>(("dst" + std::to_string(s * 2 + c)).c_str(), clk,
+                                                         c ? 10 : 40, c ? 3 : 20, 21 + s * 2 + c));
+      link.out(side, c).bind(dst.back()->in);
+    }
+  const unsigned N = 3000;
+  std::mt19937_64 rng(5);
+  std::vector<unsigned> wire[4];  // [sending side * 2 + class]
+  for (unsigned i = 0; i < 4; ++i) {
+    uint64_t t = 10;
+    for (unsigned k = 0; k < N; ++k) {
+      t += rng() % 4;  // about 1.3 messages per cycle per direction over both classes: past the link
+      const Msg m = static_cast<Msg>(rng() % 3);
+      const unsigned data = m == Msg::Write ? 4 * (1 + rng() % 32) : 64;
+      wire[i].push_back((8 + (m == Msg::ReadReq ? 0 : data) + 15) / 16 * 16);
+      src[i]->at(t, [=](tlm::tlm_generic_payload& gp, MemExt& e) { fill(gp, e, m, data, k, i); });
+    }
+  }
+  run_until(clk, 100000);
+  const json st = collect_stats();
+  CHECK(st["invariant_failures"].empty());
+  for (unsigned s = 0; s < 2; ++s) {
+    // Messages sent from side s arrive at side 1 - s; check each class, then the shared wire.
+    std::vector<std::pair<uint64_t, unsigned>> finished;  // (last-byte cycle = arrival - L, wire bytes)
+    for (unsigned c = 0; c < 2; ++c) {
+      const unsigned i = s * 2 + c;
+      INFO("side " << s << " class " << c);
+      const auto& got = dst[(1 - s) * 2 + c]->taken();
+      const auto& sent = src[i]->sent();
+      REQUIRE(sent.size() == N);
+      REQUIRE(got.size() == N);
+      unsigned wrong = 0, early = 0;
+      for (unsigned k = 0; k < N; ++k) {
+        wrong += got[k].ext.pc != k || got[k].ext.src != i;  // in order, nothing lost or duplicated
+        early += got[k].cycle < sent[k].accepted + (wire[i][k] + 63) / 64 + 7;
+        finished.emplace_back(got[k].cycle - 7, wire[i][k]);
+      }
+      CHECK(wrong == 0);
+      CHECK(early == 0);
+      CHECK(dst[(1 - s) * 2 + c]->refusals() > 0);
+    }
+    // One serializer: the bytes whose last byte left by cycle e never exceed 64 per cycle since
+    // the first latch (offered in 10 at the earliest, latched in 11).
+    std::sort(finished.begin(), finished.end());
+    uint64_t bytes = 0;
+    unsigned over = 0;
+    for (const auto& [e, w] : finished) {
+      bytes += w;
+      over += bytes > 64 * (e - 11 + 1);
+    }
+    CHECK(over == 0);
+    CHECK(link.in_flight(s ? BandwidthLink::kBtoA : BandwidthLink::kAtoB) == 0);
+  }
+  CHECK(pool.in_use() == 0);
+}
+
+TEST_CASE("Link classes: a class past the link's classes is a clear error", "[link][classes][bad]") {
+  ClockDomain clk("clk", 1000.0);
+  BandwidthLink l("link", classes2(), clk);
+  REQUIRE_THROWS_WITH(l.in(BandwidthLink::kSideA, 2), Catch::Contains("class 2 of a link with 2 classes"));
 }

@@ -1,8 +1,9 @@
 // The multi-GPU platform of paper 004 (DCA baseline, platforms/multi_gpu): on 4 small GPUs (4 CUs,
 // 3 partitions each) running real kernels, every remote read is answered exactly once by the
-// GPU that owns its page, requests cross the fabric exactly for the pages other GPUs own, and
-// the fabric's byte counts add up per class and direction; 8- and 16-GPU systems of full GPUs
-// elaborate and run; bad configurations are clear errors.
+// GPU that owns its page, requests cross the fabric exactly for the pages other GPUs own, the
+// fabric's byte counts add up per class and direction, and on MGPUSim's tree exactly the
+// messages between GPU pairs cross the uplinks; 8- and 16-GPU systems of full GPUs elaborate and
+// run; bad configurations are clear errors.
 #include <map>
 #include <memory>
 
@@ -30,12 +31,14 @@ struct Ledger {
   uint64_t remote_reads = 0, remote_read_replies = 0, duplicates = 0, strays = 0, wrong_owner = 0;
   std::vector<uint64_t> remote_out, remote_in;      // [gpu] requests leaving / entering per GPU
   std::vector<uint64_t> replies_out, replies_in;    // [gpu] replies leaving / entering
+  std::vector<uint64_t> pair_out, pair_in;          // [pair] requests leaving / entering GPU pair p (tree)
   uint64_t req_wire = 0, rep_wire = 0;              // link bytes predicted from the messages
 };
 
 void watch(MultiGpu& m, Ledger& l) {
   const unsigned G = m.gpus();
   l.remote_out.assign(G, 0), l.remote_in.assign(G, 0), l.replies_out.assign(G, 0), l.replies_in.assign(G, 0);
+  l.pair_out.assign((G + 1) / 2, 0), l.pair_in.assign((G + 1) / 2, 0);
   MultiGpu::Observers o;
   o.injected = [&m, &l](unsigned g, unsigned, const tlm::tlm_generic_payload& gp) {
     const MemExt& e = *gp.get_extension<MemExt>();
@@ -44,7 +47,8 @@ void watch(MultiGpu& m, Ledger& l) {
       if (m.gpu_of_node(e.dst) != owner) ++l.wrong_owner;
       if (owner == g) return;
       ++l.remote_out[g], ++l.remote_in[owner];
-      l.req_wire += m.request_link(g).wire_bytes(gp);
+      if (g / 2 != owner / 2) ++l.pair_out[g / 2], ++l.pair_in[owner / 2];
+      l.req_wire += m.link(g).wire_bytes(gp);
       if (e.kind != MemKind::Read) return;
       ++l.remote_reads;
       if (!l.outstanding.emplace(&gp, g).second) ++l.duplicates;
@@ -52,7 +56,7 @@ void watch(MultiGpu& m, Ledger& l) {
       const unsigned to = m.gpu_of_node(e.dst);
       if (to == g) return;
       ++l.replies_out[g], ++l.replies_in[to];
-      l.rep_wire += m.reply_link(g).wire_bytes(gp);
+      l.rep_wire += m.link(g).wire_bytes(gp);
       if (e.kind != MemKind::Read) return;
       const auto it = l.outstanding.find(&gp);
       if (it == l.outstanding.end() || it->second != to) {
@@ -68,9 +72,9 @@ void watch(MultiGpu& m, Ledger& l) {
 
 // remote_reads: whether the kernel reads other GPUs' pages at all (transpose under contiguous
 // groups reads only its own rows and writes the other GPUs' columns).
-void check_dca_run(const std::string& kernel, bool remote_reads = true) {
+void check_dca_run(const std::string& kernel, bool remote_reads = true, const json& over = json::object()) {
   auto wl = make_workload(kernel, {{"size", "small"}}, 1);
-  MultiGpu m(params("dca4+small"), *wl);
+  MultiGpu m(params("dca4+small", over), *wl);
   Ledger l;
   watch(m, l);
   REQUIRE(m.run(5000000));
@@ -84,24 +88,41 @@ void check_dca_run(const std::string& kernel, bool remote_reads = true) {
   CHECK(l.duplicates == 0);
   CHECK(l.strays == 0);
   CHECK(l.wrong_owner == 0);
-  // Requests cross the fabric exactly for the pages other GPUs own: each GPU's request link
-  // carried its remote requests out and the other GPUs' requests for its pages in; the reply
-  // link the replies to them back (every request, read or write, is answered once).
+  // Requests cross the fabric exactly for the pages other GPUs own: each GPU's link carried its
+  // remote requests out and the other GPUs' requests for its pages in (request class), and the
+  // replies to them back (reply class; every request, read or write, is answered once).
+  constexpr unsigned Q = MultiGpu::kRequestClass, R = MultiGpu::kReplyClass;
   uint64_t req_ab = 0, req_ba = 0, rep_ab = 0, rep_ba = 0, msgs_out = 0, msgs_in = 0;
   for (unsigned g = 0; g < m.gpus(); ++g) {
     INFO("gpu " << g);
-    CHECK(m.request_link(g).delivered(BandwidthLink::kAtoB) == l.remote_out[g]);
-    CHECK(m.request_link(g).delivered(BandwidthLink::kBtoA) == l.remote_in[g]);
-    CHECK(m.reply_link(g).delivered(BandwidthLink::kAtoB) == l.replies_out[g]);
-    CHECK(m.reply_link(g).delivered(BandwidthLink::kBtoA) == l.replies_in[g]);
+    BandwidthLink& k = m.link(g);
+    CHECK(k.delivered(BandwidthLink::kAtoB, Q) == l.remote_out[g]);
+    CHECK(k.delivered(BandwidthLink::kBtoA, Q) == l.remote_in[g]);
+    CHECK(k.delivered(BandwidthLink::kAtoB, R) == l.replies_out[g]);
+    CHECK(k.delivered(BandwidthLink::kBtoA, R) == l.replies_in[g]);
     CHECK(l.replies_out[g] == l.remote_in[g]);
     CHECK(l.replies_in[g] == l.remote_out[g]);
-    req_ab += m.request_link(g).bytes(BandwidthLink::kAtoB);
-    req_ba += m.request_link(g).bytes(BandwidthLink::kBtoA);
-    rep_ab += m.reply_link(g).bytes(BandwidthLink::kAtoB);
-    rep_ba += m.reply_link(g).bytes(BandwidthLink::kBtoA);
-    msgs_out += m.request_link(g).delivered(BandwidthLink::kAtoB);
-    msgs_in += m.request_link(g).delivered(BandwidthLink::kBtoA);
+    // One serializer per direction: the link's bytes are its classes' bytes.
+    CHECK(k.bytes(BandwidthLink::kAtoB) == k.bytes(BandwidthLink::kAtoB, Q) + k.bytes(BandwidthLink::kAtoB, R));
+    req_ab += k.bytes(BandwidthLink::kAtoB, Q);
+    req_ba += k.bytes(BandwidthLink::kBtoA, Q);
+    rep_ab += k.bytes(BandwidthLink::kAtoB, R);
+    rep_ba += k.bytes(BandwidthLink::kBtoA, R);
+    msgs_out += k.delivered(BandwidthLink::kAtoB, Q);
+    msgs_in += k.delivered(BandwidthLink::kBtoA, Q);
+  }
+  // MGPUSim's tree: pair switches 0 (GPUs 0, 1) and 1 (GPUs 2, 3) under the root; exactly the
+  // requests between the pairs crossed the uplinks, up from their pair and down into the other.
+  const bool tree = m.params().fabric.topology == "tree";
+  CHECK(m.uplinks() == (tree ? 2u : 0u));
+  CHECK(m.switches() == (tree ? 3u : 1u));
+  for (unsigned q = 0; q < m.uplinks(); ++q) {
+    INFO("pair " << q);
+    CHECK(l.pair_out[q] > 0);
+    CHECK(m.uplink(q).delivered(BandwidthLink::kAtoB, Q) == l.pair_out[q]);
+    CHECK(m.uplink(q).delivered(BandwidthLink::kBtoA, Q) == l.pair_in[q]);
+    CHECK(m.uplink(q).delivered(BandwidthLink::kAtoB, R) == l.pair_in[q]);
+    CHECK(m.uplink(q).delivered(BandwidthLink::kBtoA, R) == l.pair_out[q]);
   }
   CHECK(msgs_out == m.remote_requests());
   CHECK(msgs_in == msgs_out);
@@ -118,7 +139,7 @@ void check_dca_run(const std::string& kernel, bool remote_reads = true) {
   CHECK(s.at("fabric_request_bytes_switch_to_gpu").get<uint64_t>() == req_ba);
   CHECK(s.at("remote_request_ratio").get<double>() > 0.0);
   CHECK(s.at("remote_request_ratio").get<double>() < 1.0);
-  CHECK(m.fabric_switch().packets_in_flight() == 0);
+  CHECK(m.fabric_drained());
   CHECK(s.at("invariant_failures").empty());
 }
 
@@ -137,6 +158,11 @@ TEST_CASE("multi_gpu DCA: every remote read answered once and fabric bytes add u
 TEST_CASE("multi_gpu DCA: remote writes only each answered once and fabric bytes add up (transpose on 4 GPUs x 4 CUs)",
           "[multi_gpu]") {
   check_dca_run("transpose", false);
+}
+
+TEST_CASE("multi_gpu DCA on one switch (star): every remote read answered once and fabric bytes add up (spmv)",
+          "[multi_gpu]") {
+  check_dca_run("spmv", true, {{"fabric", {{"topology", "star"}}}});
 }
 
 TEST_CASE("multi_gpu page map: distributed splits every array into one contiguous run of pages per GPU",
@@ -183,6 +209,8 @@ TEST_CASE("multi_gpu default preset: 4 GPUs of 64 CUs and 16 partitions with pap
   CHECK(p.mc.l2.write_policy == "write-back");
   CHECK(p.link.bytes_per_cycle == 64);
   CHECK(p.link.flit_bytes == 16);
+  CHECK(p.link.classes == 2);
+  CHECK(p.fabric.topology == "tree");
   CHECK(p.cta.policy == "contiguous-groups");
   auto wl = make_workload("spmv", {{"size", "small"}}, 1);
   MultiGpu m(p, *wl);
@@ -194,7 +222,8 @@ TEST_CASE("multi_gpu scaling: 8 GPUs of 64 CUs elaborate and run", "[multi_gpu]"
   auto wl = make_workload("spmv", {{"size", "small"}}, 1);
   MultiGpu m(params("dca4+gpus8"), *wl);
   CHECK(m.platform().sm_count() == 512);
-  CHECK(m.fabric_switch().nodes() == 8);
+  CHECK(m.switches() == 5);                  // 4 pair switches + the root
+  CHECK(m.fabric_switch(4).nodes() == 4);    // the root: one port per pair
   CHECK(!m.run(2000));
 }
 
@@ -202,7 +231,8 @@ TEST_CASE("multi_gpu scaling: 16 GPUs of 64 CUs elaborate and run", "[multi_gpu]
   auto wl = make_workload("spmv", {{"size", "small"}}, 1);
   MultiGpu m(params("dca4+gpus16"), *wl);
   CHECK(m.platform().sm_count() == 1024);
-  CHECK(m.fabric_switch().nodes() == 16);
+  CHECK(m.switches() == 9);
+  CHECK(m.fabric_switch(8).nodes() == 8);
   CHECK(!m.run(2000));
 }
 
@@ -211,7 +241,7 @@ TEST_CASE("multi_gpu scaling: 8 small GPUs run spmv to the end with requests to 
   MultiGpu m(params("dca4+small+gpus8"), *wl);
   REQUIRE(m.run(5000000));
   unsigned busy = 0;
-  for (unsigned g = 0; g < 8; ++g) busy += m.request_link(g).delivered(BandwidthLink::kAtoB) > 0;
+  for (unsigned g = 0; g < 8; ++g) busy += m.link(g).delivered(BandwidthLink::kAtoB, MultiGpu::kRequestClass) > 0;
   CHECK(busy == 8);
 }
 
@@ -224,6 +254,9 @@ TEST_CASE("multi_gpu bad configurations are clear errors", "[multi_gpu][config]"
                       Catch::Contains("a 3x2 mesh has 6 nodes but sms + mcs + 1 = 8"));
   REQUIRE_THROWS_WITH(MultiGpu(params("dca4+small", {{"fabric", {{"router", {{"vnets", 1}}}}}}), *wl),
                       Catch::Contains("fabric.router.vnets must be 2"));
+  REQUIRE_THROWS_WITH(MultiGpu(params("dca4+small", {{"link", {{"classes", 1}}}}), *wl),
+                      Catch::Contains("link.classes must be 2"));
+  REQUIRE_THROWS_WITH(params("dca4", {{"fabric", {{"topology", "ring"}}}}), Catch::Contains("fabric.topology"));
   REQUIRE_THROWS_WITH(MultiGpu(params("dca4+small", {{"page_map", {{"page_bytes", 64}}}}), *wl),
                       Catch::Contains("page_map.page_bytes (64) must be at least interleave_bytes (128)"));
   REQUIRE_THROWS_WITH(MultiGpu(params("dca4+small", {{"page_map", {{"page_bytes", 3000}}}}), *wl),
@@ -231,4 +264,78 @@ TEST_CASE("multi_gpu bad configurations are clear errors", "[multi_gpu][config]"
   REQUIRE_THROWS_WITH(params("dca4", {{"page_map", {{"kind", "migrate"}}}}), Catch::Contains("page_map.kind"));
   REQUIRE_THROWS_WITH(params("dca4", {{"link", {{"bogus", 1}}}}), Catch::Contains("unknown parameter 'link.bogus'"));
   REQUIRE_THROWS_WITH(multi_gpu::preset("dca4+nope"), Catch::Contains("unknown preset 'nope'"));
+}
+
+TEST_CASE("multi_gpu page migration: each page moves once, nothing leaves for a migrating page or during a drain, "
+          "every load answered once (bfs on 4 GPUs x 4 CUs)",
+          "[multi_gpu][page_migration]") {
+  using multigpu::PageMigrationEngine;
+  auto wl = make_workload("bfs", {{"size", "small"}}, 1);
+  MultiGpu m(params("dca4+small+pm"), *wl);
+  PageMigrationEngine* e = m.migration_engine();
+  REQUIRE(e);
+  std::map<uint64_t, unsigned> moved;  // page -> GPU it moved to
+  uint64_t moved_twice = 0, drain_violations = 0, pending_violations = 0;
+  unsigned owner = ~0u;  // owner of the page being migrated
+  e->observe([&](const PageMigrationEngine::Event& ev) {
+    if (ev.kind == PageMigrationEngine::Event::Start) owner = ev.from;
+    if (ev.kind != PageMigrationEngine::Event::Moved) return;
+    moved_twice += moved.count(ev.page);
+    moved[ev.page] = ev.to;
+  });
+  std::map<const tlm::tlm_generic_payload*, int> loads;  // SM load -> replies still due
+  uint64_t loads_issued = 0, duplicates = 0, strays = 0;
+  MultiGpu::Observers o;
+  o.sm_request = [&](unsigned, unsigned, const tlm::tlm_generic_payload& gp) {
+    if (gp.get_extension<MemExt>()->kind != MemKind::Read) return;
+    ++loads_issued;
+    if (!loads.emplace(&gp, 1).second) ++duplicates;
+  };
+  o.sm_reply = [&](unsigned, unsigned, const tlm::tlm_generic_payload& gp) {
+    if (gp.get_extension<MemExt>()->kind != MemKind::Read) return;
+    const auto it = loads.find(&gp);
+    if (it == loads.end()) {
+      ++strays;
+      return;
+    }
+    loads.erase(it);
+  };
+  o.injected = [&](unsigned g, unsigned, const tlm::tlm_generic_payload& gp) {
+    const MemExt& x = *gp.get_extension<MemExt>();
+    if (x.is_reply) return;  // a request leaving an SM node
+    pending_violations += e->pending(gp.get_address());
+    const auto ph = e->phase();
+    if (ph != PageMigrationEngine::Phase::Idle && ph != PageMigrationEngine::Phase::Fault)
+      drain_violations += m.gpu_of_node(x.dst) != g || g == owner;
+  };
+  m.set_observers(o);
+  REQUIRE(m.run(20000000));
+  CHECK(e->migrations() > 0);
+  CHECK(e->faults() == e->migrations());
+  CHECK(moved.size() == e->migrations());
+  CHECK(moved_twice == 0);
+  CHECK(m.page_map().moves() == e->migrations());
+  for (const auto& [page, to] : moved) CHECK(m.gpu_of_address(page * m.params().page_map.page_bytes) == to);
+  CHECK(pending_violations == 0);
+  CHECK(drain_violations == 0);
+  CHECK(loads_issued > 0);
+  CHECK(loads.empty());
+  CHECK(duplicates == 0);
+  CHECK(strays == 0);
+  CHECK(m.remote_reads() > 0);  // pinned pages of other GPUs are read remotely
+  CHECK(m.fabric_drained());
+  CHECK(e->idle());
+  const json s = m.summary();
+  CHECK(s.at("pm_migrations").get<uint64_t>() == e->migrations());
+  CHECK(s.at("invariant_failures").empty());
+}
+
+TEST_CASE("multi_gpu page migration: first-gpu puts every array on GPU 0, and with DUALOPT it is an error",
+          "[multi_gpu][page_migration][config]") {
+  auto wl = make_workload("spmv", {{"size", "small"}}, 1);
+  MultiGpu m(params("dca4+small+pm"), *wl);
+  for (const ArrayRecord& a : wl->address_space().arrays())
+    for (uint64_t addr = a.base; addr < a.base + a.bytes; addr += 4096) CHECK(m.gpu_of_address(addr) == 0);
+  REQUIRE_THROWS_WITH(MultiGpu(params("dca4+small+pm+coalescing"), *wl),
+                      Catch::Contains("the page-migration baseline and DUALOPT are separate configurations"));
 }

@@ -32,6 +32,9 @@ json small_params(const std::string& name) {
   if (name == "stream") return {{"elements", 1000}, {"threads_per_cta", 96}};
   if (name == "transpose") return {{"width", 40}, {"height", 33}, {"block_x", 16}, {"block_y", 16}};
   if (name == "string-match") return {{"bytes", 3000}, {"keyword", "the"}, {"threads_per_cta", 64}};
+  if (name == "bitonic-sort") return {{"length", 256}, {"threads_per_cta", 96}};
+  if (name == "aes") return {{"bytes", 16 * 200}, {"threads_per_cta", 96}};
+  if (name == "fir") return {{"length", 300}, {"taps", 5}, {"threads_per_cta", 96}};
   if (name == "word-count") return {{"bytes", 1500}, {"min_length", 5}};
   if (name == "inverted-index") return {{"bytes", 2000}, {"urls", 40}};
   if (name == "page-view-count") return {{"bytes", 1200}, {"pages", 8}, {"clients", 4}, {"repeat", 0.2}};
@@ -47,18 +50,18 @@ std::vector<std::vector<Stream>> run(Workload& w) {
 }
 }  // namespace
 
-TEST_CASE("factory knows the twenty-two kernels and the trace replay, and names them in the unknown-name error") {
+TEST_CASE("factory knows the twenty-five kernels and the trace replay, and names them in the unknown-name error") {
   auto all = workload_names();
   REQUIRE(std::find(all.begin(), all.end(), "accel-sim") != all.end());
   REQUIRE(all.size() == kernel_model_names().size() + 1);
   const auto names = kernel_model_names();
-  REQUIRE(names == std::vector<std::string>{"2mm", "3mm", "atax", "barnes-hut", "bfs", "bicg", "cfd", "comd", "conv2d",
-                                            "gemm", "histogram", "inverted-index", "kmeans", "page-view-count",
-                                            "pagerank", "polybench-gemm", "spmv", "stencil2d", "stream", "string-match",
-                                            "transpose", "word-count"});
+  REQUIRE(names == std::vector<std::string>{"2mm", "3mm", "aes", "atax", "barnes-hut", "bfs", "bicg", "bitonic-sort", "cfd",
+                                            "comd", "conv2d", "fir", "gemm", "histogram", "inverted-index", "kmeans",
+                                            "page-view-count", "pagerank", "polybench-gemm", "spmv", "stencil2d", "stream",
+                                            "string-match", "transpose", "word-count"});
   REQUIRE(std::is_sorted(names.begin(), names.end()));
   REQUIRE_THROWS_WITH(make_workload("fft", json::object(), 1),
-                      Contains("unknown workload 'fft'") && Contains("2mm, 3mm, accel-sim, atax, barnes-hut, bfs, bicg"));
+                      Contains("unknown workload 'fft'") && Contains("2mm, 3mm, accel-sim, aes, atax, barnes-hut, bfs, bicg"));
   REQUIRE_THROWS_WITH(make_workload("gemm", {{"tiles", 8}}, 1),
                       Contains("unknown parameter 'gemm.tiles'") && Contains("tile"));
   REQUIRE_THROWS_WITH(make_workload("gemm", {{"tile", 64}}, 1), Contains("'gemm.tile' = 64 is out of range"));
