@@ -95,6 +95,7 @@ GpuBlock::GpuBlock(sc_core::sc_module_name name, const Params& p, Context ctx)
   place_nodes();
   base_ = ids_.add_block(p_.nodes());
   build_networks();
+  join_boundaries();
   SmNode::Front front;
   if (!p_.sm_front.stages.empty()) {
     build_front_shared(*ctx.front);
@@ -123,29 +124,62 @@ void GpuBlock::place_nodes() {
   const unsigned nodes = p_.nodes();
   if (n.topology == "mesh") {
     if (n.k * n.m != nodes)
-      error(name(), "a ", n.k, "x", n.m, " mesh has ", n.k * n.m, " nodes but sms + mcs", p_.boundary ? " + 1" : "",
-            " = ", nodes, "; every node hosts one SM or one MC", p_.boundary ? ", or the boundary" : "");
+      error(name(), "a ", n.k, "x", n.m, " mesh has ", n.k * n.m, " nodes but sms + mcs",
+            p_.boundary ? " + boundary_nodes" : "", " = ", nodes, "; every node hosts one SM or one MC",
+            p_.boundary ? ", or is a boundary node" : "");
     mc_nodes_ = noc::mc_placement(n.k, n.m, p_.mcs, p_.placement);
   } else if (n.topology == "crossbar") {
     if (n.k != nodes)
-      error(name(), "a crossbar of ", n.k, " ports cannot connect sms + mcs", p_.boundary ? " + 1" : "", " = ", nodes,
-            " nodes");
+      error(name(), "a crossbar of ", n.k, " ports cannot connect sms + mcs", p_.boundary ? " + boundary_nodes" : "",
+            " = ", nodes, " nodes");
     for (unsigned i = 0; i < p_.mcs; ++i) mc_nodes_.push_back(p_.sms + i);
   } else {
     error(name(), "noc.topology '", n.topology, "' is not supported by a GPU block (use mesh or crossbar)");
   }
   mc_of_node_.assign(nodes, ~0u);
   for (unsigned i = 0; i < p_.mcs; ++i) mc_of_node_[mc_nodes_[i]] = i;
-  const unsigned boundary = p_.boundary ? boundary_node() : ~0u;
+  std::vector<unsigned> rest;
   for (unsigned node = 0; node < nodes; ++node)
-    if (mc_of_node_[node] == ~0u && node != boundary) sm_nodes_.push_back(node);
+    if (mc_of_node_[node] == ~0u) rest.push_back(node);
+  std::vector<bool> is_boundary(nodes, false);
+  const size_t B = boundary_count(), R = rest.size();
+  const bool mesh = p_.noc.topology == "mesh";
+  for (size_t b = 0; b < B; ++b) {
+    // Mesh: spread over the rest in id order; crossbar: the last ports (position is no matter).
+    const unsigned node = rest[mesh ? ((b + 1) * R + B - 1) / B - 1 : R - B + b];
+    boundary_nodes_.push_back(node);
+    is_boundary[node] = true;
+  }
+  for (unsigned node : rest)
+    if (!is_boundary[node]) sm_nodes_.push_back(node);
 }
 
-unsigned GpuBlock::boundary_node() const {
+unsigned GpuBlock::boundary_node(unsigned b) const {
   if (!p_.boundary) error(name(), "the block has no boundary node (boundary = false)");
-  for (unsigned node = p_.nodes(); node-- > 0;)
-    if (mc_of_node_[node] == ~0u) return node;
-  error(name(), "no node left for the boundary");
+  if (b >= boundary_nodes_.size())
+    error(name(), "boundary node ", b, " asked for, but the block has ", boundary_nodes_.size());
+  return boundary_nodes_[b];
+}
+
+void GpuBlock::join_boundaries() {
+  const unsigned B = boundary_count();
+  if (B < 2) return;
+  const auto entry = [this](const tlm::tlm_generic_payload& gp) {
+    const MemExt* e = gp.get_extension<MemExt>();
+    if (!e) error(name(), "a message without MemExt arrived at the boundary");
+    if (e->dst >= boundary_of_id_.size()) error(name(), "a message for id ", e->dst, " arrived at the boundary");
+    return boundary_of_id_[e->dst];
+  };
+  for (Class c : {kRequest, kReply}) {
+    join_[c] = std::make_unique<PortJoin>(c == kRequest ? "boundary_requests" : "boundary_replies", B, entry);
+    PortJoin& j = *join_[c];
+    for (unsigned b = 0; b < B; ++b) {
+      noc::NetworkInterface& ni = c == kRequest ? req_ni(boundary_nodes_[b]) : rep_ni(boundary_nodes_[b]);
+      const unsigned vnet = c == kRequest ? req_vnet() : rep_vnet();
+      ni.out[vnet].bind(j.merge_in[b]);
+      j.split_out[b].bind(ni.in[vnet]);
+    }
+  }
 }
 
 void GpuBlock::build_networks() {
@@ -172,21 +206,35 @@ void GpuBlock::end_of_elaboration() {
   // Every block is registered by now: map the platform's ids onto this block's nodes. One block
   // numbered from 0 needs no map (its ids are its nodes).
   if (base_ == 0 && ids_.nodes() == p_.nodes()) return;
+  const size_t B = boundary_nodes_.size();
+  if (B > 0) {  // which boundary node each platform id leaves (or enters) by
+    std::vector<unsigned> rank(ids_.nodes());
+    for (unsigned id = 0; id < ids_.nodes(); ++id) rank[id] = id;
+    for (unsigned part = 0; part < ids_.partitions(); ++part) rank[ids_.partition_node(part, name())] = part;
+    boundary_of_id_.resize(ids_.nodes());
+    for (unsigned id = 0; id < ids_.nodes(); ++id) boundary_of_id_[id] = rank[id] % B;
+  }
   noc::NodeMap m;
-  m.boundary = p_.boundary ? boundary_node() : noc::NodeMap::kNone;
-  m.node.assign(ids_.nodes(), m.boundary);
-  for (unsigned n = 0; n < p_.nodes(); ++n) m.node[base_ + n] = n;
+  m.boundaries = boundary_nodes_;
+  m.node.assign(ids_.nodes(), noc::NodeMap::kNone);
+  for (unsigned id = 0; id < ids_.nodes(); ++id)
+    if (id >= base_ && id < base_ + p_.nodes())
+      m.node[id] = id - base_;
+    else if (B > 0)
+      m.node[id] = boundary_nodes_[boundary_of_id_[id]];
   req_net_->set_node_map(m);
   if (rep_net_) rep_net_->set_node_map(m);
 }
 
 MsgOut& GpuBlock::out(Class c) {
   const unsigned b = boundary_node();
+  if (join_[c]) return join_[c]->merge_out;
   return c == kRequest ? req_ni(b).out[req_vnet()] : rep_ni(b).out[rep_vnet()];
 }
 
 MsgIn& GpuBlock::in(Class c) {
   const unsigned b = boundary_node();
+  if (join_[c]) return join_[c]->split_in;
   return c == kRequest ? req_ni(b).in[req_vnet()] : rep_ni(b).in[rep_vnet()];
 }
 

@@ -5,8 +5,10 @@
 //   network = "separate" : two physical networks with one virtual network each (paper 000, and
 //                          the separate request / reply crossbars of paper 001 §4.2)
 // Nodes: a mesh has k x m nodes; MCs sit where `placement` puts them (noc/mesh_placement.h);
-// with `boundary`, the highest-numbered remaining node is the boundary node; SMs take the
-// remaining nodes in id order. A crossbar has one port per SM, then per MC, then the boundary.
+// with `boundary`, `boundary_nodes` (B) of the remaining R nodes, spread over them in id order
+// (the ones at positions ceil((b + 1) R / B) - 1, b < B: with B = 1 the highest-numbered), are
+// boundary nodes; SMs take the rest in id order. A crossbar has one port per SM, then per MC,
+// then the boundaries.
 // What comes from outside (Context): the clock domains, the AddressMapper every L1 routes with
 // and every partition indexes with, the platform's NodeNumbering (the block registers its nodes
 // and partitions there, in construction order), the mapper group each SM reports first touch as,
@@ -14,11 +16,18 @@
 // it drives the SMs through sm(i).core() (gpu/platform.h).
 // Boundary (only with `boundary`): a request for a partition of another block, or a reply for an
 // SM of another block, leaves the block on out(kRequest) / out(kReply); what arrives on
-// in(kRequest) / in(kReply) enters the block's network at the boundary node. MemExt ids are
+// in(kRequest) / in(kReply) enters the block's network at a boundary node. MemExt ids are
 // platform ids throughout (node_numbering.h): nothing is rewritten at the boundary, the block's
 // network maps ids to its nodes (NodeMap, noc/network_interface.h). The ports speak gpusc's
 // message convention (common/msg_port.h); each class has its own port, so requests never wait
-// behind replies between blocks (a shared in-order channel could deadlock).
+// behind replies between blocks (a shared in-order channel could deadlock). With B > 1 boundary
+// nodes, a message for memory partition p (its platform id) leaves by boundary node p mod B, one
+// for any other id d (an SM) by node d mod B, and a message arriving from outside enters at the
+// node the same rule names for its destination; so each class spreads evenly over the nodes
+// (partitions and SMs have consecutive numbers). A PortJoin per class (common/port_join.h) joins
+// the B nodes' ports into the one in/out pair, without delay. One boundary node moves one flit per
+// network cycle each way, for both classes together: B of them lift that limit, and spread the
+// block's remote traffic over B places of its mesh instead of one corner.
 // Measurement (paper 001 §2.1): a line request's L1 miss penalty splits into request latency
 // (head flit injected at the SM until the MC takes it; MemoryPartition measures it), memory
 // latency (MC takes it until its reply is handed to the MC's NI) and reply latency (until the L1
@@ -41,6 +50,7 @@
 #include "common/clock_domain.h"
 #include "common/msg_port.h"
 #include "common/params.h"
+#include "common/port_join.h"
 #include "common/stats.h"
 #include "gpu/node_numbering.h"
 #include "gpu/sm_front_stage.h"
@@ -60,7 +70,8 @@ class GpuBlock : public sc_core::sc_module {
     unsigned mcs = 8;                   // memory-partition nodes
     std::string network = "vnets";     // vnets | separate
     std::string placement = "bottom";  // MC placement on a mesh
-    bool boundary = false;              // one node and in/out ports for traffic to other blocks
+    bool boundary = false;              // nodes and in/out ports for traffic to other blocks
+    unsigned boundary_nodes = 1;        // how many nodes (with boundary)
     noc::Network::Params noc = noc_defaults();
     SmCore::Params sm;
     Cache::Params l1 = l1_defaults();
@@ -72,7 +83,9 @@ class GpuBlock : public sc_core::sc_module {
       GPUSC_PARAM_R(mcs, 1, 64, "memory partitions (L2 slice + DRAM channel) [count]");
       GPUSC_PARAM_C(network, "vnets|separate", "request/reply as virtual networks of one NoC, or two physical NoCs");
       GPUSC_PARAM_C(placement, "bottom|top-bottom|edge|diamond|gpgpusim", "MC placement on a mesh (001 §5.4)");
-      GPUSC_PARAM(boundary, "one more network node, and in/out ports, for traffic to and from other blocks");
+      GPUSC_PARAM(boundary, "boundary nodes, and in/out ports, for traffic to and from other blocks");
+      GPUSC_PARAM_R(boundary_nodes, 1, 64, "network nodes at the boundary (with boundary) [count]; a message "
+                    "leaves or enters by node (its destination's partition index, or id for an SM, mod this)");
       GPUSC_PARAM(noc, "network(s); with network=separate both use these parameters");
       GPUSC_PARAM(sm, "SM core");
       GPUSC_PARAM(l1, "L1 data cache (write-through, no write-allocate)");
@@ -81,7 +94,7 @@ class GpuBlock : public sc_core::sc_module {
     }
     static noc::Network::Params noc_defaults();  // paper 001 Table 1's 8x8 mesh
     static Cache::Params l1_defaults();          // 16 KB, 4-way, 128 B lines, write-through
-    unsigned nodes() const { return sms + mcs + (boundary ? 1 : 0); }
+    unsigned nodes() const { return sms + mcs + (boundary ? boundary_nodes : 0); }
   };
   struct Clocks {
     ClockDomain& core;  // SMs, L1s, L2s
@@ -123,13 +136,15 @@ class GpuBlock : public sc_core::sc_module {
   unsigned base() const { return base_; }  // platform id of node 0
   unsigned sm_node(unsigned i) const { return base_ + sm_nodes_[i]; }  // platform ids
   unsigned mc_node(unsigned i) const { return base_ + mc_nodes_[i]; }
-  unsigned boundary_node() const;                                       // network node (local)
+  unsigned boundary_node(unsigned b = 0) const;                         // network node (local)
+  unsigned boundary_count() const { return p_.boundary ? p_.boundary_nodes : 0; }
   unsigned first_partition() const { return first_partition_; }        // index of mc(0)
   ClockDomain& core_clock() { return clocks_.core; }
   ClockDomain& noc_clock() { return clocks_.noc; }
 
   // Boundary ports (only with params().boundary; otherwise an error): the boundary node's
-  // network-interface ports of that class. Unbound ports are an elaboration error.
+  // network-interface ports of that class, or with several boundary nodes the PortJoin's outer
+  // ports. Unbound ports are an elaboration error.
   MsgOut& out(Class c);
   MsgIn& in(Class c);
 
@@ -165,6 +180,7 @@ class GpuBlock : public sc_core::sc_module {
   void build_front_shared(const SmFrontRegistry& front);
   void place_nodes();
   void build_networks();
+  void join_boundaries();
   void wire_sm(unsigned i);
   void wire_mc(unsigned i);
   void close_unused(MsgOut& never_sends, MsgIn& never_receives);
@@ -181,7 +197,10 @@ class GpuBlock : public sc_core::sc_module {
   AddressMap map_;  // a reference to mapper_ for the partitions
   unsigned base_ = 0, first_partition_ = 0;
   std::vector<unsigned> sm_nodes_, mc_nodes_, mc_of_node_, sm_groups_;  // network nodes (local)
+  std::vector<unsigned> boundary_nodes_;                                // network nodes (local)
+  std::vector<unsigned> boundary_of_id_;  // [platform id] which boundary node (with boundary)
   std::unique_ptr<noc::Network> req_net_, rep_net_;
+  std::unique_ptr<PortJoin> join_[2];  // [Class], with several boundary nodes
   sc_core::sc_vector<SmNode> sms_;
   sc_core::sc_vector<MemoryPartition> mcs_;
   std::vector<std::unique_ptr<sc_core::sc_module>> unused_;

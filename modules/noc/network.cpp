@@ -206,8 +206,8 @@ unsigned Network::hops(unsigned src, unsigned dst) const {
 void Network::set_node_map(NodeMap m) {
   for (unsigned n : m.node)
     if (n != NodeMap::kNone && n >= nodes()) error(name(), "node map names node ", n, " but the network has ", nodes());
-  if (m.boundary != NodeMap::kNone && m.boundary >= nodes())
-    error(name(), "node map's boundary node ", m.boundary, " but the network has ", nodes());
+  for (unsigned b : m.boundaries)
+    if (b >= nodes()) error(name(), "node map's boundary node ", b, " but the network has ", nodes());
   node_map_ = std::move(m);
   for (auto& ni : nis_) ni.set_node_map(&node_map_);
 }

@@ -82,7 +82,7 @@ class Network : public sc_core::sc_module {
   // simulation, or between runs: with several lanes the routers call it from their threads.
   void set_head_hook(HeadHook* hook);
   // Destinations are platform ids mapped through `m` from now on (NodeMap, network_interface.h).
-  // Before simulation; every entry and the boundary are nodes of this network or NodeMap::kNone.
+  // Before simulation; every entry and boundary is a node of this network or NodeMap::kNone.
   void set_node_map(NodeMap m);
 
  private:

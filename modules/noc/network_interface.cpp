@@ -97,7 +97,8 @@ bool NetworkInterface::accept(unsigned vnet, tlm::tlm_generic_payload& gp) {
       DestSet local;
       e.dests.for_each([&](unsigned d) {
         const unsigned n = local_node(d);
-        if (n == node_map_->boundary)
+        const auto& b = node_map_->boundaries;
+        if (std::find(b.begin(), b.end(), n) != b.end())
           error(name(), "multicast to id ", d, ", which is outside this block: a multicast stays in its block");
         local.add(n);
       });

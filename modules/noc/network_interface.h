@@ -24,10 +24,12 @@
 // skipped). Packets that still arrive are ejected as usual: refusal is a signal, not a block.
 // Node map (DESIGN §6, blocks): when a platform numbers nodes across several blocks, MemExt ids
 // are platform ids and the network's NodeMap turns each destination into one of its own nodes
-// at injection (once per packet): ids of the block into their node, every other id into the
-// block's boundary node. A multicast must stay within the block (no member behind the boundary).
+// at injection (once per packet): ids of the block into their node, every other id into one of
+// the block's boundary nodes (the map says which). A multicast must stay within the block (no
+// member behind a boundary).
 // Without a map (one block from id 0) destinations are node ids as they are.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -46,7 +48,7 @@ namespace gpusc::noc {
 struct NodeMap {
   static constexpr unsigned kNone = ~0u;
   std::vector<unsigned> node;  // [platform id]; kNone: not reachable from this network
-  unsigned boundary = kNone;   // the node the ids of other blocks map to (kNone: none)
+  std::vector<unsigned> boundaries;  // the nodes the ids of other blocks map to (none: no boundary)
 };
 
 class NetworkInterface : public sc_core::sc_module, public FlitPortOwner, private Tickable {

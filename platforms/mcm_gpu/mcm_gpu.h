@@ -33,6 +33,8 @@
 //     provide the necessary parallelism"), but every remote message passes the mesh's single
 //     boundary node: measured on a STREAM triad, a 64-SM GPM takes in only ~2.8 replies per core
 //     cycle (~380 B/cycle) while its ring links run at <= 35% (docs/validation/mcm.md);
+//     gpm.boundary_nodes spreads it over several nodes (gpu/gpu_block.h; the mesh then needs
+//     64 + 16 + B nodes, e.g. 12 x 7 for B = 4), joined into the GPM's one port pair;
 //   * partitions per GPM (16: 256 KB of L2 and 48 GB/s of DRAM each), interleave 256 B;
 //   * MSHRs per L2 slice: 128. A slice must keep bandwidth x latency in flight to reach its DRAM
 //     share (48 B/cycle x ~250 cycles of L2 lookup and DRAM = 94 lines); with the generic 32 a

@@ -175,6 +175,7 @@ GpuBlock::Params MultiGpu::block_params() const {
   b.network = p_.network;
   b.placement = p_.placement;
   b.boundary = true;
+  b.boundary_nodes = p_.boundary_nodes;
   b.noc = p_.noc;
   b.sm = p_.sm;
   b.l1 = p_.l1;
@@ -428,7 +429,7 @@ MsgIn& MultiGpu::wire_request_exit(unsigned g) {
 }
 
 unsigned MultiGpu::gpu_of_node(unsigned node) const {
-  const unsigned per_gpu = p_.sms + p_.mcs + 1;
+  const unsigned per_gpu = p_.sms + p_.mcs + p_.boundary_nodes;
   if (node >= per_gpu * p_.gpus) error("multi_gpu", "platform id ", node, " is in no GPU");
   return node / per_gpu;
 }

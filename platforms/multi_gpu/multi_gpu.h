@@ -31,6 +31,8 @@
 // In-GPU network: MGPUSim joins L1s, L2 banks and the RDMA engine by an ideal direct connection;
 // ours is a 9x9 mesh whose flits carry a whole message (72 B: a 64 B line and the 8 B header),
 // so a port moves one message per cycle and the GPU's boundary node keeps up with its link.
+// boundary_nodes > 1 spreads the remote traffic over several nodes (gpu/gpu_block.h; the mesh
+// then has sms + mcs + boundary_nodes nodes, e.g. 12 x 7 for 4), joined into the one link.
 // Unified address space (004 §2.1 "all GPUs share a unified address space", §6.1 "our baseline
 // adopts the runtime of MGPUSim to distribute data"): page_map.kind
 //   distributed  (default) MGPUSim's driver (amd/driver/distributor.go): every array of the
@@ -198,6 +200,7 @@ class MultiGpu {
     double dram_mhz = 1000;           // HBM model clock (bandwidth_memory figures are in these cycles)
     double fabric_mhz = 1000;         // links and switch (MGPUSim RDMA and PCIe at 1 GHz)
     std::string network = "vnets";    // in-GPU request / reply classes: vnets | separate
+    unsigned boundary_nodes = 1;      // in-GPU network nodes where remote traffic enters and leaves
     std::string placement = "top-bottom";  // MC placement on the in-GPU mesh
     unsigned interleave_bytes = 128;  // chunk over a GPU's partitions (MGPUSim platform: 2^7 B)
     PageMap page_map;
@@ -220,10 +223,12 @@ class MultiGpu {
       GPUSC_PARAM_R(dram_mhz, 1, 1e5, "memory model clock [MHz]");
       GPUSC_PARAM_R(fabric_mhz, 1, 1e5, "inter-GPU links and switch clock [MHz]");
       GPUSC_PARAM_C(network, "vnets|separate", "in-GPU request/reply classes: virtual networks or two networks");
+      GPUSC_PARAM_R(boundary_nodes, 1, 64, "in-GPU network nodes that join the GPU to its link [count] "
+                                           "(gpu/gpu_block.h: spread by destination)");
       GPUSC_PARAM_C(placement, "bottom|top-bottom|edge|diamond|gpgpusim", "MC placement on the in-GPU mesh");
       GPUSC_PARAM_R(interleave_bytes, 1, 1 << 20, "interleave chunk over a GPU's partitions [bytes]");
       GPUSC_PARAM(page_map, "unified address space: which GPU owns a page");
-      GPUSC_PARAM(noc, "in-GPU network (mesh k x m = sms + mcs + 1, or crossbar k = sms + mcs + 1)");
+      GPUSC_PARAM(noc, "in-GPU network (mesh k x m = sms + mcs + boundary_nodes, or crossbar k = the same)");
       GPUSC_PARAM(sm, "CU core");
       GPUSC_PARAM(l1, "L1 vector cache (write-through, no write-allocate)");
       GPUSC_PARAM(mc, "memory partition (L2 slice + memory)");

@@ -35,21 +35,31 @@ TEST_CASE("NodeNumbering: blocks get consecutive ids, partitions follow in order
 
 namespace {
 
-// Two GPUs of 3 SMs and 2 MCs on a 6-port crossbar (the boundary last), joined by a request and
-// a reply link; pages first-touch, CTAs in one contiguous group per GPU.
+// Two GPUs of 3 SMs and 2 MCs on a crossbar (the `boundaries` boundary ports last), joined by a
+// request and a reply link; pages first-touch, CTAs in one contiguous group per GPU.
 struct TwoGpus {
-  static GpuBlock::Params block() {
+  static GpuBlock::Params block(unsigned boundaries) {
     GpuBlock::Params p;
-    p.sms = 3, p.mcs = 2, p.boundary = true;
+    p.sms = 3, p.mcs = 2, p.boundary = true, p.boundary_nodes = boundaries;
     p.noc.topology = "crossbar", p.noc.k = p.nodes();
     return p;
+  }
+  explicit TwoGpus(unsigned boundaries = 1)
+      : g0{"gpu0", block(boundaries), {{core, noc, dram}, pages, ids, stages, 0}},
+        g1{"gpu1", block(boundaries), {{core, noc, dram}, pages, ids, stages, 1}},
+        platform(core, *wl, {&g0, &g1}, cta()) {
+    for (auto [l, c] : {std::pair{&req, GpuBlock::kRequest}, std::pair{&rep, GpuBlock::kReply}}) {
+      g0.out(c).bind(l->a_in);
+      l->a_out.bind(g0.in(c));
+      g1.out(c).bind(l->b_in);
+      l->b_out.bind(g1.in(c));
+    }
   }
   ClockDomain core{"core_clk", 1000}, noc{"noc_clk", 1000}, dram{"dram_clk", 924};
   FirstTouchPageMapper pages{{{0, 1}, {2, 3}}, 4096, 256};
   NodeNumbering ids;
   McStageRegistry stages;
-  GpuBlock g0{"gpu0", block(), {{core, noc, dram}, pages, ids, stages, 0}};
-  GpuBlock g1{"gpu1", block(), {{core, noc, dram}, pages, ids, stages, 1}};
+  GpuBlock g0, g1;
   noc::BandwidthLink req{"req_link", link(), core}, rep{"rep_link", link(), core};
   std::unique_ptr<Workload> wl = make_workload("stencil2d", {{"rows", 48}, {"cols", 48}, {"iterations", 2}}, 1);
   Platform platform;
@@ -64,14 +74,6 @@ struct TwoGpus {
     CtaScheduler::Params p;
     p.policy = "contiguous-groups";
     return p;
-  }
-  TwoGpus() : platform(core, *wl, {&g0, &g1}, cta()) {
-    for (auto [l, c] : {std::pair{&req, GpuBlock::kRequest}, std::pair{&rep, GpuBlock::kReply}}) {
-      g0.out(c).bind(l->a_in);
-      l->a_out.bind(g0.in(c));
-      g1.out(c).bind(l->b_in);
-      l->b_out.bind(g1.in(c));
-    }
   }
 };
 
@@ -204,10 +206,10 @@ TEST_CASE("GpuBlock: boundary ports and node counts are checked", "[gpu]") {
   REQUIRE_THROWS_WITH(g.out(GpuBlock::kRequest), Catch::Contains("no boundary node"));
   p.boundary = true;  // now 5 nodes on a 4-port crossbar
   REQUIRE_THROWS_WITH(GpuBlock("gpu2", p, {{core, noc, dram}, map, ids, stages, 0}),
-                      Catch::Contains("a crossbar of 4 ports cannot connect sms + mcs + 1 = 5 nodes"));
+                      Catch::Contains("a crossbar of 4 ports cannot connect sms + mcs + boundary_nodes = 5 nodes"));
   p.noc.topology = "mesh", p.noc.k = 2, p.noc.m = 2;
   REQUIRE_THROWS_WITH(GpuBlock("gpu3", p, {{core, noc, dram}, map, ids, stages, 0}),
-                      Catch::Contains("a 2x2 mesh has 4 nodes but sms + mcs + 1 = 5"));
+                      Catch::Contains("a 2x2 mesh has 4 nodes but sms + mcs + boundary_nodes = 5"));
 }
 
 TEST_CASE("GpuBlock: on a mesh the boundary is the highest node no MC sits on", "[gpu]") {
@@ -223,6 +225,79 @@ TEST_CASE("GpuBlock: on a mesh the boundary is the highest node no MC sits on", 
   for (unsigned i = 0; i < 5; ++i) CHECK(g.sm_node(i) == 3 + i);
   std::set<unsigned> mcs{g.mc_node(0), g.mc_node(1), g.mc_node(2)};
   CHECK(mcs == std::set<unsigned>{0, 1, 2});
+}
+
+TEST_CASE("GpuBlock: on a mesh several boundary nodes spread over the nodes no MC sits on", "[gpu]") {
+  ClockDomain core{"core_clk", 1000}, noc{"noc_clk", 1000}, dram{"dram_clk", 924};
+  FineInterleaveMapper map(3, 256);
+  NodeNumbering ids;
+  McStageRegistry stages;
+  GpuBlock::Params p;  // 3x3 mesh, MCs on the bottom row (0, 1, 2); the rest 3..8, every second one
+  p.sms = 3, p.mcs = 3, p.boundary = true, p.boundary_nodes = 3;
+  p.noc.k = 3, p.noc.m = 3;
+  GpuBlock g("gpu", p, {{core, noc, dram}, map, ids, stages, 0});
+  CHECK(g.boundary_count() == 3);
+  CHECK(g.boundary_node(0) == 4);
+  CHECK(g.boundary_node(1) == 6);
+  CHECK(g.boundary_node(2) == 8);
+  CHECK(g.sm_node(0) == 3);
+  CHECK(g.sm_node(1) == 5);
+  CHECK(g.sm_node(2) == 7);
+  REQUIRE_THROWS_WITH(g.boundary_node(3), Catch::Contains("boundary node 3 asked for, but the block has 3"));
+}
+
+TEST_CASE("GpuBlock: with 2 boundary nodes each message leaves and enters by the node its destination names",
+          "[gpu]") {
+  TwoGpus t(2);
+  // Crossbar: SMs 0-2, MCs 3-4 (partitions 0, 1), boundaries 5-6; the second block from 7 (MCs
+  // 10, 11: partitions 2, 3). Rule: partition p -> boundary p mod 2, any other id d -> d mod 2.
+  CHECK(t.g0.boundary_node(0) == 5);
+  CHECK(t.g0.boundary_node(1) == 6);
+  CHECK(t.g1.base() == 7);
+  CHECK(t.ids.partition_node(2, "t") == 10);
+  const auto boundary_of = [&](unsigned id) {
+    for (unsigned p = 0; p < 4; ++p)
+      if (t.ids.partition_node(p, "t") == id) return p % 2;
+    return id % 2;
+  };
+  // Expected per boundary node, from what the SMs and MCs inject: [block][class][boundary].
+  uint64_t leave[2][2][2] = {}, enter[2][2][2] = {}, loads[2] = {0, 0}, answers[2] = {0, 0};
+  for (unsigned b = 0; b < 2; ++b) {
+    GpuBlock::Observers o;
+    o.injected = [&, b](unsigned, const tlm::tlm_generic_payload& gp) {
+      const MemExt& e = mem_ext(const_cast<tlm::tlm_generic_payload&>(gp), "test");
+      const unsigned owner = e.dst < 7 ? 0u : 1u, c = e.is_reply ? 1u : 0u;
+      if (owner == b) return;
+      ++leave[b][c][boundary_of(e.dst)];
+      ++enter[owner][c][boundary_of(e.dst)];
+    };
+    o.sm_request = [&, b](unsigned, const tlm::tlm_generic_payload&) { ++loads[b]; };
+    o.sm_reply = [&, b](unsigned, const tlm::tlm_generic_payload&) { ++answers[b]; };
+    (b ? t.g1 : t.g0).set_observers(o);
+  }
+  REQUIRE(t.platform.run(5000000));
+  CHECK(loads[0] == answers[0]);
+  CHECK(loads[1] == answers[1]);
+  uint64_t crossed[2][2] = {};  // [from block][class]
+  for (unsigned b = 0; b < 2; ++b) {
+    GpuBlock& g = b ? t.g1 : t.g0;
+    for (unsigned c = 0; c < 2; ++c)
+      for (unsigned k = 0; k < 2; ++k) {
+        INFO("block " << b << " class " << c << " boundary " << k);
+        noc::NetworkInterface& ni = g.request_net().ni(g.boundary_node(k));
+        CHECK(leave[b][c][k] > 0);  // every boundary node carried each class both ways
+        CHECK(enter[b][c][k] > 0);
+        CHECK(ni.out[c].sent() == leave[b][c][k]);
+        CHECK(ni.in[c].received() == enter[b][c][k]);
+        crossed[b][c] += leave[b][c][k];
+      }
+  }
+  CHECK(t.req.delivered(noc::BandwidthLink::kAtoB) == crossed[0][0]);
+  CHECK(t.req.delivered(noc::BandwidthLink::kBtoA) == crossed[1][0]);
+  CHECK(t.rep.delivered(noc::BandwidthLink::kAtoB) == crossed[0][1]);
+  CHECK(t.rep.delivered(noc::BandwidthLink::kBtoA) == crossed[1][1]);
+  CHECK(t.g0.request_net().packets_in_flight() == 0);
+  CHECK(t.g1.request_net().packets_in_flight() == 0);
 }
 
 TEST_CASE("Platform: 256 SMs in four 64-SM blocks joined by a 4-port fabric network build and run", "[gpu]") {

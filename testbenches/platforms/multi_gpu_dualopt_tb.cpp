@@ -97,13 +97,12 @@ void check_answered_once(const Ledger& l, bool net = true) {
   CHECK(l.net_strays == 0);
 }
 
-}  // namespace
+// The small GPUs with 3 boundary nodes each (4 CUs + 3 partitions + 3 on a 5x2 mesh).
+const json kThreeBoundaries = {{"boundary_nodes", 3}, {"noc", {{"k", 5}, {"m", 2}}}};
 
-TEST_CASE("multi_gpu coalescing: every remote read answered exactly once with its own words and coalesced on the link "
-          "(spmv on 4 GPUs x 4 CUs)",
-          "[multi_gpu][dualopt]") {
+void check_coalescing_spmv(const json& over) {
   auto wl = make_workload("spmv", {{"size", "small"}}, 1);
-  MultiGpu m(params("dca4+small+coalescing"), *wl);
+  MultiGpu m(params("dca4+small+coalescing", over), *wl);
   Ledger l;
   watch(m, l, true);
   REQUIRE(m.run(5000000));
@@ -126,21 +125,9 @@ TEST_CASE("multi_gpu coalescing: every remote read answered exactly once with it
   CHECK(m.fabric_drained());
 }
 
-TEST_CASE("multi_gpu coalescing: bfs on 4 GPUs x 4 CUs answers every remote read once", "[multi_gpu][dualopt]") {
-  auto wl = make_workload("bfs", {{"size", "small"}}, 1);
-  MultiGpu m(params("dca4+small+coalescing"), *wl);
-  Ledger l;
-  watch(m, l, true);
-  REQUIRE(m.run(5000000));
-  check_answered_once(l);
-  CHECK(l.wrong_size == 0);
-  CHECK(m.summary().at("invariant_failures").empty());
-}
-
-TEST_CASE("multi_gpu caching: every remote read answered once and the RDMA cache serves repeats (spmv)",
-          "[multi_gpu][dualopt]") {
+void check_caching_spmv(const json& over) {
   auto wl = make_workload("spmv", {{"size", "small"}}, 1);
-  MultiGpu m(params("dca4+small+caching"), *wl);
+  MultiGpu m(params("dca4+small+caching", over), *wl);
   CHECK(m.params().mc.l2.sets == 32);  // 0.5 MB over the dca4 preset's 16 banks of 16 ways
   Ledger l;
   watch(m, l, false);
@@ -157,6 +144,41 @@ TEST_CASE("multi_gpu caching: every remote read answered once and the RDMA cache
   CHECK(reads <= l.sm_reads);
   CHECK(fetches < reads);
   CHECK(m.summary().at("invariant_failures").empty());
+}
+
+}  // namespace
+
+TEST_CASE("multi_gpu coalescing: every remote read answered exactly once with its own words and coalesced on the link "
+          "(spmv on 4 GPUs x 4 CUs)",
+          "[multi_gpu][dualopt]") {
+  check_coalescing_spmv(json::object());
+}
+
+TEST_CASE("multi_gpu coalescing with 3 boundary nodes per GPU: every remote read answered exactly once with its own "
+          "words (spmv)",
+          "[multi_gpu][dualopt]") {
+  check_coalescing_spmv(kThreeBoundaries);
+}
+
+TEST_CASE("multi_gpu coalescing: bfs on 4 GPUs x 4 CUs answers every remote read once", "[multi_gpu][dualopt]") {
+  auto wl = make_workload("bfs", {{"size", "small"}}, 1);
+  MultiGpu m(params("dca4+small+coalescing"), *wl);
+  Ledger l;
+  watch(m, l, true);
+  REQUIRE(m.run(5000000));
+  check_answered_once(l);
+  CHECK(l.wrong_size == 0);
+  CHECK(m.summary().at("invariant_failures").empty());
+}
+
+TEST_CASE("multi_gpu caching: every remote read answered once and the RDMA cache serves repeats (spmv)",
+          "[multi_gpu][dualopt]") {
+  check_caching_spmv(json::object());
+}
+
+TEST_CASE("multi_gpu caching with 3 boundary nodes per GPU: every remote read answered once (spmv)",
+          "[multi_gpu][dualopt]") {
+  check_caching_spmv(kThreeBoundaries);
 }
 
 TEST_CASE("multi_gpu caching: remote writes dirty the RDMA cache and go home at kernel end (transpose)",

@@ -165,6 +165,13 @@ TEST_CASE("multi_gpu DCA on one switch (star): every remote read answered once a
   check_dca_run("spmv", true, {{"fabric", {{"topology", "star"}}}});
 }
 
+TEST_CASE("multi_gpu DCA with 3 boundary nodes per GPU: every remote read answered once and fabric bytes add up (spmv)",
+          "[multi_gpu]") {
+  // 4 CUs + 3 partitions + 3 boundary nodes on a 5x2 mesh: the remote traffic leaves and enters
+  // each GPU's network at three nodes, joined to the one link per GPU.
+  check_dca_run("spmv", true, {{"boundary_nodes", 3}, {"noc", {{"k", 5}, {"m", 2}}}});
+}
+
 TEST_CASE("multi_gpu page map: distributed splits every array into one contiguous run of pages per GPU",
           "[multi_gpu]") {
   auto wl = make_workload("transpose", {{"size", "small"}}, 1);
@@ -251,7 +258,7 @@ TEST_CASE("multi_gpu bad configurations are clear errors", "[multi_gpu][config]"
   REQUIRE_THROWS_WITH(MultiGpu(params("dca4+small", {{"l1", {{"line_bytes", 128}, {"sets", 32}}}}), *wl),
                       Catch::Contains("must be equal: a request is one line at every level"));
   REQUIRE_THROWS_WITH(MultiGpu(params("dca4+small", {{"noc", {{"k", 3}}}}), *wl),
-                      Catch::Contains("a 3x2 mesh has 6 nodes but sms + mcs + 1 = 8"));
+                      Catch::Contains("a 3x2 mesh has 6 nodes but sms + mcs + boundary_nodes = 8"));
   REQUIRE_THROWS_WITH(MultiGpu(params("dca4+small", {{"fabric", {{"router", {{"vnets", 1}}}}}}), *wl),
                       Catch::Contains("fabric.router.vnets must be 2"));
   REQUIRE_THROWS_WITH(MultiGpu(params("dca4+small", {{"link", {{"classes", 1}}}}), *wl),
