@@ -7,16 +7,20 @@ namespace gpusc {
 
 namespace {
 
-// Closes the NI ports a node does not use (an SM never receives requests, an MC never sends
-// them); a message arriving there is a routing error.
-struct UnusedPort : sc_core::sc_module {
+// Close the NI ports a node does not use (an SM never receives requests, an MC never sends
+// them, no node but a boundary injects on the inbound virtual networks): a message arriving at
+// a closed output is a routing error; a closed input never sends.
+struct ClosedSink : sc_core::sc_module {
   MsgIn in{"in"};
-  MsgOut out{"out"};
-  explicit UnusedPort(sc_core::sc_module_name n) : sc_core::sc_module(n) {
+  explicit ClosedSink(sc_core::sc_module_name n) : sc_core::sc_module(n) {
     in.set_accept([this](tlm::tlm_generic_payload& gp) -> bool {
       error(name(), "a message for address 0x", std::hex, gp.get_address(), " reached a node that cannot take it");
     });
   }
+};
+struct ClosedSource : sc_core::sc_module {
+  MsgOut out{"out"};
+  explicit ClosedSource(sc_core::sc_module_name n) : sc_core::sc_module(n) {}
 };
 
 double cycles_between(const sc_core::sc_time& a, const sc_core::sc_time& b, const ClockDomain& clk) {
@@ -94,6 +98,7 @@ GpuBlock::GpuBlock(sc_core::sc_module_name name, const Params& p, Context ctx)
   sm_groups_ = ctx.sm_groups.empty() ? std::vector<unsigned>(p_.sms, ctx.group) : ctx.sm_groups;
   place_nodes();
   base_ = ids_.add_block(p_.nodes());
+  inbound_vnets_ = boundary_count() > 1 && p_.noc.topology == "mesh";
   build_networks();
   join_boundaries();
   SmNode::Front front;
@@ -171,13 +176,18 @@ void GpuBlock::join_boundaries() {
     return boundary_of_id_[e->dst];
   };
   for (Class c : {kRequest, kReply}) {
-    join_[c] = std::make_unique<PortJoin>(c == kRequest ? "boundary_requests" : "boundary_replies", B, entry);
-    PortJoin& j = *join_[c];
+    const bool req = c == kRequest;
+    merge_[c] = std::make_unique<PortMerge>(req ? "boundary_requests_out" : "boundary_replies_out", B);
+    split_[c] = std::make_unique<PortSplit>(req ? "boundary_requests_in" : "boundary_replies_in", B, entry);
+    const unsigned local = req ? req_vnet() : rep_vnet(), inbound = req ? req_in_vnet() : rep_in_vnet();
     for (unsigned b = 0; b < B; ++b) {
-      noc::NetworkInterface& ni = c == kRequest ? req_ni(boundary_nodes_[b]) : rep_ni(boundary_nodes_[b]);
-      const unsigned vnet = c == kRequest ? req_vnet() : rep_vnet();
-      ni.out[vnet].bind(j.merge_in[b]);
-      j.split_out[b].bind(ni.in[vnet]);
+      noc::NetworkInterface& ni = req ? req_ni(boundary_nodes_[b]) : rep_ni(boundary_nodes_[b]);
+      ni.out[local].bind(merge_[c]->in[b]);
+      split_[c]->out[b].bind(ni.in[inbound]);
+      if (inbound != local) {  // nothing leaves on the inbound network here, nothing enters on the other
+        close_out(ni.out[inbound]);
+        close_in(ni.in[local]);
+      }
     }
   }
 }
@@ -187,11 +197,17 @@ void GpuBlock::build_networks() {
   if (p_.network == "vnets") {
     if (np.router.vnets != 2)
       error(name(), "network=vnets needs noc.router.vnets = 2 (requests and replies), got ", np.router.vnets);
+    if (inbound_vnets_) {  // 2, 3: the same classes entering the block, with their class's routing
+      np.router.vnets = 4;
+      const auto dash = np.routing.find('-');
+      if (dash != std::string::npos) np.routing += "-" + np.routing;
+    }
     req_net_ = std::make_unique<noc::Network>("noc", np, clocks_.noc);
   } else {
     if (np.router.vnets != 1)
       error(name(), "network=separate needs noc.router.vnets = 1 (one class per physical network), got ",
             np.router.vnets);
+    if (inbound_vnets_) np.router.vnets = 2;  // 1: the network's class entering the block
     const auto r = np.routing;
     const auto dash = r.find('-');
     noc::Network::Params rp = np;
@@ -208,9 +224,11 @@ void GpuBlock::end_of_elaboration() {
   if (base_ == 0 && ids_.nodes() == p_.nodes()) return;
   const size_t B = boundary_nodes_.size();
   if (B > 0) {  // which boundary node each platform id leaves (or enters) by
-    std::vector<unsigned> rank(ids_.nodes());
-    for (unsigned id = 0; id < ids_.nodes(); ++id) rank[id] = id;
+    // Rank: a partition's index; any other id its position among the ids that are no partition.
+    std::vector<unsigned> rank(ids_.nodes(), ~0u);
     for (unsigned part = 0; part < ids_.partitions(); ++part) rank[ids_.partition_node(part, name())] = part;
+    for (unsigned id = 0, other = 0; id < ids_.nodes(); ++id)
+      if (rank[id] == ~0u) rank[id] = other++;
     boundary_of_id_.resize(ids_.nodes());
     for (unsigned id = 0; id < ids_.nodes(); ++id) boundary_of_id_[id] = rank[id] % B;
   }
@@ -228,13 +246,13 @@ void GpuBlock::end_of_elaboration() {
 
 MsgOut& GpuBlock::out(Class c) {
   const unsigned b = boundary_node();
-  if (join_[c]) return join_[c]->merge_out;
+  if (merge_[c]) return merge_[c]->out;
   return c == kRequest ? req_ni(b).out[req_vnet()] : rep_ni(b).out[rep_vnet()];
 }
 
 MsgIn& GpuBlock::in(Class c) {
   const unsigned b = boundary_node();
-  if (join_[c]) return join_[c]->split_in;
+  if (split_[c]) return split_[c]->in;
   return c == kRequest ? req_ni(b).in[req_vnet()] : rep_ni(b).in[rep_vnet()];
 }
 
@@ -253,11 +271,23 @@ void GpuBlock::flush_l1s() {
   for (auto& s : sms_) s.l1().flush();
 }
 
-void GpuBlock::close_unused(MsgOut& never_sends, MsgIn& never_receives) {
-  auto* u = new UnusedPort(sc_core::sc_gen_unique_name("unused_port"));
+void GpuBlock::close_out(MsgOut& never_sends) {
+  auto* u = new ClosedSink(sc_core::sc_gen_unique_name("unused_port"));
   unused_.emplace_back(u);
   never_sends.bind(u->in);
+}
+
+void GpuBlock::close_in(MsgIn& never_receives) {
+  auto* u = new ClosedSource(sc_core::sc_gen_unique_name("unused_port"));
+  unused_.emplace_back(u);
   u->out.bind(never_receives);
+}
+
+void GpuBlock::merge_into(MsgOut& a, MsgOut& b, MsgIn& unit) {
+  node_merges_.push_back(std::make_unique<PortMerge>(sc_core::sc_gen_unique_name("vnet_merge"), 2));
+  a.bind(node_merges_.back()->in[0]);
+  b.bind(node_merges_.back()->in[1]);
+  node_merges_.back()->out.bind(unit);
 }
 
 void GpuBlock::wire_sm(unsigned i) {
@@ -266,7 +296,14 @@ void GpuBlock::wire_sm(unsigned i) {
   SmNode& sm = sms_[i];
   Cache& l1 = sm.l1();
   sm.req_out().bind(req_ni(node).in[req_vnet()]);
-  rep_ni(node).out[rep_vnet()].bind(sm.rep_in());
+  if (inbound_vnets_) {  // replies from this block and from others, into the one SM
+    merge_into(rep_ni(node).out[rep_vnet()], rep_ni(node).out[rep_in_vnet()], sm.rep_in());
+    close_out(req_ni(node).out[req_in_vnet()]);
+    close_in(req_ni(node).in[req_in_vnet()]);
+    close_in(rep_ni(node).in[rep_in_vnet()]);
+  } else {
+    rep_ni(node).out[rep_vnet()].bind(sm.rep_in());
+  }
   // The requester's route is where first touch is reported: the group of the SM behind this L1.
   l1.set_route([this, group = sm_groups_[i]](tlm::tlm_generic_payload& gp, MemExt& e) {
     e.dst = ids_.partition_node(mapper_.map(gp.get_address(), group).partition, "gpu.l1");
@@ -275,8 +312,9 @@ void GpuBlock::wire_sm(unsigned i) {
   if (sm.peer_in()) {  // an SM-side stage takes the node's peer traffic (requests in, replies out)
     req_ni(node).out[req_vnet()].bind(*sm.peer_in());
     sm.peer_out()->bind(rep_ni(node).in[rep_vnet()]);
-  } else {
-    close_unused(req_ni(node).out[req_vnet()], rep_ni(node).in[rep_vnet()]);  // SMs take no requests, send no replies
+  } else {  // SMs take no requests, send no replies
+    close_out(req_ni(node).out[req_vnet()]);
+    close_in(rep_ni(node).in[rep_vnet()]);
   }
 
   req_ni(node).in[req_vnet()].set_tap([this, id](tlm::tlm_generic_payload& gp) {
@@ -306,9 +344,17 @@ void GpuBlock::wire_mc(unsigned i) {
   const unsigned node = mc_nodes_[i];
   const unsigned id = base_ + node;
   MemoryPartition& mc = mcs_[i];
-  req_ni(node).out[req_vnet()].bind(mc.in());
+  if (inbound_vnets_) {  // requests from this block and from others, into the one partition
+    merge_into(req_ni(node).out[req_vnet()], req_ni(node).out[req_in_vnet()], mc.in());
+    close_out(rep_ni(node).out[rep_in_vnet()]);
+    close_in(req_ni(node).in[req_in_vnet()]);
+    close_in(rep_ni(node).in[rep_in_vnet()]);
+  } else {
+    req_ni(node).out[req_vnet()].bind(mc.in());
+  }
   mc.out().bind(rep_ni(node).in[rep_vnet()]);
-  close_unused(rep_ni(node).out[rep_vnet()], req_ni(node).in[req_vnet()]);  // MCs take no replies, send no requests
+  close_out(rep_ni(node).out[rep_vnet()]);  // MCs take no replies, send no requests
+  close_in(req_ni(node).in[req_vnet()]);
   rep_ni(node).in[rep_vnet()].set_tap([this, id](tlm::tlm_generic_payload& gp) {
     mem_ext(gp, "gpu.reply_ni").t_reply_inject = sc_core::sc_time_stamp();
     ++reply_packets_in_;

@@ -22,12 +22,21 @@
 // message convention (common/msg_port.h); each class has its own port, so requests never wait
 // behind replies between blocks (a shared in-order channel could deadlock). With B > 1 boundary
 // nodes, a message for memory partition p (its platform id) leaves by boundary node p mod B, one
-// for any other id d (an SM) by node d mod B, and a message arriving from outside enters at the
-// node the same rule names for its destination; so each class spreads evenly over the nodes
-// (partitions and SMs have consecutive numbers). A PortJoin per class (common/port_join.h) joins
-// the B nodes' ports into the one in/out pair, without delay. One boundary node moves one flit per
-// network cycle each way, for both classes together: B of them lift that limit, and spread the
-// block's remote traffic over B places of its mesh instead of one corner.
+// for any other id (an SM) by node r mod B, r = its position among the platform ids that are no
+// partition, and a message arriving from outside enters at the node the same rule names for its
+// destination; so requests and replies each spread evenly over the nodes. Per class a PortMerge (common/port_merge.h) and a
+// PortSplit (common/port_split.h) join the B nodes' ports into the one out/in pair, without delay.
+// One boundary node moves one flit per network cycle each way, for both classes together: B of
+// them lift that limit, and spread the block's remote traffic over B places of its mesh.
+// Deadlock freedom with B > 1 on a mesh: traffic entering the block gets virtual networks of its
+// own (vnets: 2 requests, 3 replies; separate: vnet 1 of each network; same routing as its
+// class), merged with the local ones at each SM and MC node (PortMerge). Without them a request
+// leaving the block can hold the mesh channels a request entering it needs, while waiting for
+// the link that the other block's requests hold in the same way: a cycle through two blocks and
+// the fabric (seen: paper 003's 4 x 64-SM MCM-GPU, STREAM, 4 boundary nodes, deadlock at ~250K
+// cycles). One boundary node needs none: with dimension-order routing every channel carries
+// either traffic toward that node or traffic away from it, never both; a crossbar has no
+// channels shared between them either. The inbound networks double the block's VC buffers.
 // Measurement (paper 001 §2.1): a line request's L1 miss penalty splits into request latency
 // (head flit injected at the SM until the MC takes it; MemoryPartition measures it), memory
 // latency (MC takes it until its reply is handed to the MC's NI) and reply latency (until the L1
@@ -50,7 +59,8 @@
 #include "common/clock_domain.h"
 #include "common/msg_port.h"
 #include "common/params.h"
-#include "common/port_join.h"
+#include "common/port_merge.h"
+#include "common/port_split.h"
 #include "common/stats.h"
 #include "gpu/node_numbering.h"
 #include "gpu/sm_front_stage.h"
@@ -85,7 +95,7 @@ class GpuBlock : public sc_core::sc_module {
       GPUSC_PARAM_C(placement, "bottom|top-bottom|edge|diamond|gpgpusim", "MC placement on a mesh (001 §5.4)");
       GPUSC_PARAM(boundary, "boundary nodes, and in/out ports, for traffic to and from other blocks");
       GPUSC_PARAM_R(boundary_nodes, 1, 64, "network nodes at the boundary (with boundary) [count]; a message "
-                    "leaves or enters by node (its destination's partition index, or id for an SM, mod this)");
+                    "leaves or enters by node (its destination's partition index, or rank for an SM, mod this)");
       GPUSC_PARAM(noc, "network(s); with network=separate both use these parameters");
       GPUSC_PARAM(sm, "SM core");
       GPUSC_PARAM(l1, "L1 data cache (write-through, no write-allocate)");
@@ -143,8 +153,8 @@ class GpuBlock : public sc_core::sc_module {
   ClockDomain& noc_clock() { return clocks_.noc; }
 
   // Boundary ports (only with params().boundary; otherwise an error): the boundary node's
-  // network-interface ports of that class, or with several boundary nodes the PortJoin's outer
-  // ports. Unbound ports are an elaboration error.
+  // network-interface ports of that class, or with several boundary nodes the PortMerge's
+  // output and the PortSplit's input. Unbound ports are an elaboration error.
   MsgOut& out(Class c);
   MsgIn& in(Class c);
 
@@ -183,10 +193,15 @@ class GpuBlock : public sc_core::sc_module {
   void join_boundaries();
   void wire_sm(unsigned i);
   void wire_mc(unsigned i);
-  void close_unused(MsgOut& never_sends, MsgIn& never_receives);
+  void close_out(MsgOut& never_sends);
+  void close_in(MsgIn& never_receives);
+  void merge_into(MsgOut& a, MsgOut& b, MsgIn& unit);  // two NI outputs into one unit's input
   void end_of_elaboration() override;
   unsigned req_vnet() const { return 0; }
   unsigned rep_vnet() const { return p_.network == "vnets" ? 1 : 0; }
+  // The virtual network of each class's traffic entering the block (see Boundary above).
+  unsigned req_in_vnet() const { return inbound_vnets_ ? (p_.network == "vnets" ? 2 : 1) : req_vnet(); }
+  unsigned rep_in_vnet() const { return inbound_vnets_ ? (p_.network == "vnets" ? 3 : 1) : rep_vnet(); }
   noc::NetworkInterface& req_ni(unsigned node) { return req_net_->ni(node); }
   noc::NetworkInterface& rep_ni(unsigned node) { return reply_net().ni(node); }
 
@@ -200,7 +215,10 @@ class GpuBlock : public sc_core::sc_module {
   std::vector<unsigned> boundary_nodes_;                                // network nodes (local)
   std::vector<unsigned> boundary_of_id_;  // [platform id] which boundary node (with boundary)
   std::unique_ptr<noc::Network> req_net_, rep_net_;
-  std::unique_ptr<PortJoin> join_[2];  // [Class], with several boundary nodes
+  bool inbound_vnets_ = false;           // traffic entering the block has virtual networks of its own
+  std::unique_ptr<PortMerge> merge_[2];  // [Class] boundary nodes -> out(c), with several
+  std::unique_ptr<PortSplit> split_[2];  // [Class] in(c) -> boundary nodes, with several
+  std::vector<std::unique_ptr<PortMerge>> node_merges_;  // with inbound_vnets_: per SM and MC node
   sc_core::sc_vector<SmNode> sms_;
   sc_core::sc_vector<MemoryPartition> mcs_;
   std::vector<std::unique_ptr<sc_core::sc_module>> unused_;

@@ -38,15 +38,19 @@ namespace {
 // Two GPUs of 3 SMs and 2 MCs on a crossbar (the `boundaries` boundary ports last), joined by a
 // request and a reply link; pages first-touch, CTAs in one contiguous group per GPU.
 struct TwoGpus {
-  static GpuBlock::Params block(unsigned boundaries) {
+  static GpuBlock::Params block(unsigned boundaries, bool separate_mesh) {
     GpuBlock::Params p;
     p.sms = 3, p.mcs = 2, p.boundary = true, p.boundary_nodes = boundaries;
     p.noc.topology = "crossbar", p.noc.k = p.nodes();
+    if (separate_mesh) {  // a k x 1 mesh of two physical networks, one class each
+      p.noc.topology = "mesh", p.noc.m = 1;
+      p.network = "separate", p.noc.router.vnets = 1;
+    }
     return p;
   }
-  explicit TwoGpus(unsigned boundaries = 1)
-      : g0{"gpu0", block(boundaries), {{core, noc, dram}, pages, ids, stages, 0}},
-        g1{"gpu1", block(boundaries), {{core, noc, dram}, pages, ids, stages, 1}},
+  explicit TwoGpus(unsigned boundaries = 1, bool separate_mesh = false)
+      : g0{"gpu0", block(boundaries, separate_mesh), {{core, noc, dram}, pages, ids, stages, 0}},
+        g1{"gpu1", block(boundaries, separate_mesh), {{core, noc, dram}, pages, ids, stages, 1}},
         platform(core, *wl, {&g0, &g1}, cta()) {
     for (auto [l, c] : {std::pair{&req, GpuBlock::kRequest}, std::pair{&rep, GpuBlock::kReply}}) {
       g0.out(c).bind(l->a_in);
@@ -250,15 +254,22 @@ TEST_CASE("GpuBlock: with 2 boundary nodes each message leaves and enters by the
           "[gpu]") {
   TwoGpus t(2);
   // Crossbar: SMs 0-2, MCs 3-4 (partitions 0, 1), boundaries 5-6; the second block from 7 (MCs
-  // 10, 11: partitions 2, 3). Rule: partition p -> boundary p mod 2, any other id d -> d mod 2.
+  // 10, 11: partitions 2, 3). Rule: partition p -> boundary p mod 2, any other id -> its rank
+  // among the ids that are no partition, mod 2 (ids 0-2 rank 0-2, 5-9 rank 3-7, 12-13 rank 8-9).
   CHECK(t.g0.boundary_node(0) == 5);
   CHECK(t.g0.boundary_node(1) == 6);
   CHECK(t.g1.base() == 7);
   CHECK(t.ids.partition_node(2, "t") == 10);
   const auto boundary_of = [&](unsigned id) {
+    unsigned rank = 0;
     for (unsigned p = 0; p < 4; ++p)
       if (t.ids.partition_node(p, "t") == id) return p % 2;
-    return id % 2;
+    for (unsigned d = 0; d < id; ++d) {
+      bool part = false;
+      for (unsigned p = 0; p < 4; ++p) part = part || t.ids.partition_node(p, "t") == d;
+      rank += !part;
+    }
+    return rank % 2;
   };
   // Expected per boundary node, from what the SMs and MCs inject: [block][class][boundary].
   uint64_t leave[2][2][2] = {}, enter[2][2][2] = {}, loads[2] = {0, 0}, answers[2] = {0, 0};
@@ -298,6 +309,42 @@ TEST_CASE("GpuBlock: with 2 boundary nodes each message leaves and enters by the
   CHECK(t.rep.delivered(noc::BandwidthLink::kBtoA) == crossed[1][1]);
   CHECK(t.g0.request_net().packets_in_flight() == 0);
   CHECK(t.g1.request_net().packets_in_flight() == 0);
+}
+
+TEST_CASE("GpuBlock: on a mesh of separate networks 2 boundary nodes bring traffic in on its own virtual network",
+          "[gpu]") {
+  // 7 x 1 meshes (3 SMs, 2 MCs, 2 boundary nodes): with several boundary nodes on a mesh, what
+  // enters the block travels on vnet 1 of each network (gpu/gpu_block.h), what leaves on vnet 0.
+  TwoGpus t(2, true);
+  uint64_t loads[2] = {0, 0}, answers[2] = {0, 0};
+  for (unsigned b = 0; b < 2; ++b) {
+    GpuBlock::Observers o;
+    o.sm_request = [&, b](unsigned, const tlm::tlm_generic_payload&) { ++loads[b]; };
+    o.sm_reply = [&, b](unsigned, const tlm::tlm_generic_payload&) { ++answers[b]; };
+    (b ? t.g1 : t.g0).set_observers(o);
+  }
+  REQUIRE(t.platform.run(5000000));
+  CHECK(loads[0] == answers[0]);
+  CHECK(loads[1] == answers[1]);
+  for (unsigned b = 0; b < 2; ++b) {
+    GpuBlock& g = b ? t.g1 : t.g0;
+    REQUIRE(g.separate_reply_net());
+    uint64_t in_req = 0, in_rep = 0, out_req = 0, out_rep = 0;
+    for (unsigned k = 0; k < 2; ++k) {
+      INFO("block " << b << " boundary " << k);
+      auto& rq = g.request_net().ni(g.boundary_node(k));
+      auto& rp = g.reply_net().ni(g.boundary_node(k));
+      CHECK(rq.in[1].received() > 0);  // requests entering
+      CHECK(rp.in[1].received() > 0);  // replies entering
+      CHECK(rq.out[0].sent() > 0);     // requests leaving
+      CHECK(rp.out[0].sent() > 0);     // replies leaving
+      in_req += rq.in[1].received(), in_rep += rp.in[1].received();
+      out_req += rq.out[0].sent(), out_rep += rp.out[0].sent();
+    }
+    CHECK(in_req == out_rep);  // every request that entered was answered back out
+    CHECK(out_req == in_rep);  // every request that left came back answered
+  }
+  CHECK(t.req.delivered(noc::BandwidthLink::kAtoB) + t.req.delivered(noc::BandwidthLink::kBtoA) > 0);
 }
 
 TEST_CASE("Platform: 256 SMs in four 64-SM blocks joined by a 4-port fabric network build and run", "[gpu]") {

@@ -175,6 +175,30 @@ TEST_CASE("McmGpu: the 256-SM baseline (4 GPMs x 64 SMs) and the optimized one e
   CHECK(m.inter_gpm_messages() > 0u);  // remote requests already crossed the ring
 }
 
+TEST_CASE("McmGpu: 64-SM GPMs with 4 boundary nodes each stream across the ring without deadlock", "[mcm_gpu][full]") {
+  // STREAM (2^22 floats, fine interleave: 3/4 of the lines remote) on mcm_baseline with each GPM's
+  // remote traffic spread over 4 boundary nodes of a 12 x 7 mesh. Before traffic entering a GPM
+  // had virtual networks of its own (gpu/gpu_block.h) this deadlocked near cycle 4,000: each
+  // GPM's mesh filled with requests leaving it, which held the channels the requests entering
+  // it needed, while the ring between them was full of the other GPMs' leaving requests.
+  auto wl = make_workload("stream", {}, 1);
+  json cfg = mcm_gpu::preset("mcm_baseline");
+  cfg["gpm"]["boundary_nodes"] = 4;
+  cfg["gpm"]["noc"]["k"] = 12;
+  cfg["gpm"]["noc"]["m"] = 7;
+  McmGpu m("mcm", params_from_json<McmGpu::Params>(cfg, ""), *wl);
+  m.run(12000, {}, 2000);
+  CHECK(m.stop() == Platform::Stop::max_cycles);  // still running at 12,000 cycles, not stalled
+  // Every boundary node of every GPM carried requests out and replies in.
+  for (unsigned g = 0; g < m.gpms(); ++g)
+    for (unsigned b = 0; b < 4; ++b) {
+      INFO("GPM " << g << " boundary node " << b);
+      noc::NetworkInterface& ni = m.gpm(g).request_net().ni(m.gpm(g).boundary_node(b));
+      CHECK(ni.out[0].sent() > 0);      // requests leaving (vnet 0)
+      CHECK(ni.in[3].received() > 0);   // replies entering (inbound reply vnet 3)
+    }
+}
+
 TEST_CASE("McmGpu: zero GPMs is a clear error", "[mcm_gpu][errors]") {
   auto wl = make_workload("transpose", {{"size", "small"}}, 1);
   json cfg = mcm_gpu::preset("mcm_small");

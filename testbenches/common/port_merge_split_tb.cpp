@@ -1,6 +1,6 @@
-// PortJoin: the merge passes messages in the cycle they are offered and, under back-pressure,
-// serves its held inputs round-robin; the split routes each message to its port, keeps the
-// input's order (a message for a busy port holds back those behind it) and loses nothing.
+// PortMerge passes messages in the cycle they are offered and, under back-pressure, serves its
+// held inputs round-robin; PortSplit routes each message to its port, keeps the input's order (a
+// message for a busy port holds back those behind it) and loses nothing.
 // Harness: ScriptedInitiator sends at its scripted cycle (one per cycle, waits while END_REQ is
 // withheld); ScriptedTarget takes a message into its queue in the cycle it is offered and
 // consumes one per cycle from the next (msg_port_tb.cpp gives the exact convention).
@@ -12,7 +12,8 @@
 
 #include "common/clock_domain.h"
 #include "common/payload_pool.h"
-#include "common/port_join.h"
+#include "common/port_merge.h"
+#include "common/port_split.h"
 #include "harness/scripted_initiator.h"
 #include "harness/scripted_target.h"
 
@@ -34,54 +35,43 @@ tb::ScriptedInitiator::Fill message(unsigned src, unsigned seq, unsigned dst = 0
   };
 }
 
-PortJoin::Route by_dst(unsigned n) {
+PortSplit::Route by_dst(unsigned n) {
   return [n](const tlm::tlm_generic_payload& gp) { return gp.get_extension<MemExt>()->dst % n; };
 }
 
 struct Merge {
   ClockDomain clk{"clk", 1000};
   PayloadPool pool{64};
-  PortJoin join{"join", 3, by_dst(3)};
+  PortMerge merge{"merge", 3};
   std::vector<std::unique_ptr<tb::ScriptedInitiator>> ini;
   tb::ScriptedTarget tgt;
-  std::vector<std::unique_ptr<tb::ScriptedTarget>> unused;  // the split side, never sent to
-  std::unique_ptr<tb::ScriptedInitiator> quiet;
   explicit Merge(unsigned depth) : tgt("tgt", clk, depth) {
     for (unsigned j = 0; j < 3; ++j) {
       ini.push_back(std::make_unique<tb::ScriptedInitiator>(("ini" + std::to_string(j)).c_str(), clk, pool));
-      ini[j]->out.bind(join.merge_in[j]);
-      unused.push_back(std::make_unique<tb::ScriptedTarget>(("unused" + std::to_string(j)).c_str(), clk));
-      join.split_out[j].bind(unused[j]->in);
+      ini[j]->out.bind(merge.in[j]);
     }
-    join.merge_out.bind(tgt.in);
-    quiet = std::make_unique<tb::ScriptedInitiator>("quiet", clk, pool);
-    quiet->out.bind(join.split_in);
+    merge.out.bind(tgt.in);
   }
 };
 
 struct Split {
   ClockDomain clk{"clk", 1000};
   PayloadPool pool{64};
-  PortJoin join{"join", 3, by_dst(3)};
+  PortSplit split{"split", 3, by_dst(3)};
   tb::ScriptedInitiator ini{"ini", clk, pool};
   std::vector<std::unique_ptr<tb::ScriptedTarget>> tgt;
-  std::vector<std::unique_ptr<tb::ScriptedInitiator>> quiet;  // the merge side, never sending
-  tb::ScriptedTarget unused{"unused", clk};
   explicit Split(std::vector<unsigned> depth) {
-    ini.out.bind(join.split_in);
+    ini.out.bind(split.in);
     for (unsigned j = 0; j < 3; ++j) {
       tgt.push_back(std::make_unique<tb::ScriptedTarget>(("tgt" + std::to_string(j)).c_str(), clk, depth[j]));
-      join.split_out[j].bind(tgt[j]->in);
-      quiet.push_back(std::make_unique<tb::ScriptedInitiator>(("quiet" + std::to_string(j)).c_str(), clk, pool));
-      quiet[j]->out.bind(join.merge_in[j]);
+      split.out[j].bind(tgt[j]->in);
     }
-    join.merge_out.bind(unused.in);
   }
 };
 
 }  // namespace
 
-TEST_CASE("PortJoin: merged messages pass in the cycle they are offered, each input in order") {
+TEST_CASE("PortMerge: merged messages pass in the cycle they are offered, each input in order") {
   Merge m(64);
   const uint64_t when[3][3] = {{0, 1, 5}, {0, 3, 4}, {2, 3, 9}};
   for (unsigned j = 0; j < 3; ++j)
@@ -95,25 +85,25 @@ TEST_CASE("PortJoin: merged messages pass in the cycle they are offered, each in
     INFO("input " << j << " message " << s);
     REQUIRE(j < 3);
     CHECK(s == next[j]++);               // in order, none lost or repeated
-    CHECK(a.cycle == when[j][s]);        // no delay through the join
+    CHECK(a.cycle == when[j][s]);        // no delay through the merge
     CHECK(m.ini[j]->sent()[s].accepted == when[j][s]);
   }
-  CHECK(m.join.merge_out.stalls() == 0);
+  CHECK(m.merge.out.stalls() == 0);
   CHECK(m.pool.in_use() == 0);
 }
 
-TEST_CASE("PortJoin: under back-pressure the merge serves held inputs round-robin, nothing lost") {
+TEST_CASE("PortMerge: under back-pressure it serves held inputs round-robin, nothing lost") {
   Merge m(1);
   m.tgt.stall_until(20);
   for (unsigned j = 0; j < 3; ++j)
     for (unsigned s = 0; s < 5; ++s) m.ini[j]->at(0, message(j, s));
   sc_core::sc_start(m.clk.time_of(19));
-  // The first message fills the target's queue, the second is held by the target (the join
-  // passed it on), every other input is refused and held in the join.
+  // The first message fills the target's queue, the second is held by the target (the merge
+  // passed it on), every other input is refused and held in the merge.
   CHECK(m.tgt.occupancy() == 1);
   CHECK(m.tgt.in.has_pending());
   unsigned held = 0;
-  for (unsigned j = 0; j < 3; ++j) held += m.join.merge_in[j].has_pending();
+  for (unsigned j = 0; j < 3; ++j) held += m.merge.in[j].has_pending();
   CHECK(held == 3);
   sc_core::sc_start();
   const auto& got = m.tgt.arrivals();
@@ -135,7 +125,7 @@ TEST_CASE("PortJoin: under back-pressure the merge serves held inputs round-robi
   CHECK(m.pool.in_use() == 0);
 }
 
-TEST_CASE("PortJoin: the split sends each message to its route's port in the cycle it is offered") {
+TEST_CASE("PortSplit: it sends each message to its route's port in the cycle it is offered") {
   Split t({64, 64, 64});
   for (unsigned d = 0; d < 12; ++d) t.ini.at(d, message(0, d, d));
   sc_core::sc_start();
@@ -150,14 +140,14 @@ TEST_CASE("PortJoin: the split sends each message to its route's port in the cyc
   CHECK(t.pool.in_use() == 0);
 }
 
-TEST_CASE("PortJoin: a message for a busy port holds back the ones behind it, then all arrive") {
+TEST_CASE("PortSplit: a message for a busy port holds back the ones behind it, then all arrive") {
   Split t({64, 1, 64});
   t.tgt[1]->stall_until(30);
   for (unsigned d = 0; d < 9; ++d) t.ini.at(d, message(0, d, d));
   sc_core::sc_start();
   // dst 1 fills port 1's queue; dst 4 is passed on and held there (port 1 busy); dst 5 still
-  // passes to port 2; dst 7 finds port 1 busy and waits in the join, and dst 8 behind it. At 30
-  // port 1 consumes dst 1 and takes dst 4; the join then passes dst 7 (held by port 1) and the
+  // passes to port 2; dst 7 finds port 1 busy and waits in the split, and dst 8 behind it. At 30
+  // port 1 consumes dst 1 and takes dst 4; the split then passes dst 7 (held by port 1) and the
   // initiator, freed, sends dst 8 at 31.
   const auto arrivals = [&](unsigned j) {
     std::vector<std::pair<unsigned, uint64_t>> v;
@@ -174,24 +164,22 @@ TEST_CASE("PortJoin: a message for a busy port holds back the ones behind it, th
   CHECK(t.pool.in_use() == 0);
 }
 
-TEST_CASE("PortJoin: a route to a port that does not exist, or no ports, is an error") {
+TEST_CASE("PortSplit and PortMerge: a route to a port that does not exist, or no ports, is an error") {
   struct Src : sc_core::sc_module {
     MsgOut out{"out"};
     explicit Src(sc_core::sc_module_name n) : sc_core::sc_module(n) {}
   };
-  REQUIRE_THROWS_WITH(PortJoin("none", 0, by_dst(1)), Contains("at least one port"));
+  REQUIRE_THROWS_WITH(PortSplit("none", 0, by_dst(1)), Contains("at least one output"));
+  REQUIRE_THROWS_WITH(PortMerge("nothing", 0), Contains("at least one input"));
+  REQUIRE_THROWS_WITH(PortSplit("unrouted", 2, nullptr), Contains("needs a route"));
   ClockDomain clk{"clk", 1000};
   PayloadPool pool{4};
-  PortJoin join("join", 2, [](const tlm::tlm_generic_payload&) { return 2u; });
+  PortSplit split("split", 2, [](const tlm::tlm_generic_payload&) { return 2u; });
   Src src("src");
-  src.out.bind(join.split_in);
-  tb::ScriptedTarget a("a", clk), b("b", clk), sink("sink", clk);
-  join.split_out[0].bind(a.in);
-  join.split_out[1].bind(b.in);
-  join.merge_out.bind(sink.in);
-  tb::ScriptedInitiator q0("q0", clk, pool), q1("q1", clk, pool);
-  q0.out.bind(join.merge_in[0]);
-  q1.out.bind(join.merge_in[1]);
+  src.out.bind(split.in);
+  tb::ScriptedTarget a("a", clk), b("b", clk);
+  split.out[0].bind(a.in);
+  split.out[1].bind(b.in);
   sc_core::sc_start(sc_core::SC_ZERO_TIME);
-  REQUIRE_THROWS_WITH(src.out.send(pool.acquire()), Contains("join") && Contains("port 2 of 2"));
+  REQUIRE_THROWS_WITH(src.out.send(pool.acquire()), Contains("split") && Contains("port 2 of 2"));
 }
