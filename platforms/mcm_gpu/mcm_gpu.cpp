@@ -12,11 +12,12 @@ GpuBlock::Params McmGpu::Params::gpm_defaults() {
   b.sms = 64;   // 003 Table 3: 256 SMs in 4 GPMs
   b.mcs = 16;   // open: 16 partitions, each 256 KB of L2 and 48 GB/s of DRAM
   b.boundary = true;
+  b.boundary_nodes = 4;  // open: the GPM's remote traffic spread over 4 nodes (see mcm_gpu.h)
   b.network = "vnets";
   b.placement = "top-bottom";  // 8 partitions on the top row, 8 on the bottom row
-  b.noc.topology = "mesh";  // 64 + 16 + 1 = 81 nodes: a crossbar has at most 64 ports
-  b.noc.k = 9;
-  b.noc.m = 9;
+  b.noc.topology = "mesh";  // 64 + 16 + 4 = 84 nodes: a crossbar has at most 64 ports
+  b.noc.k = 12;
+  b.noc.m = 7;
   b.noc.routing = "xy-yx";
   b.noc.router.vnets = 2;
   b.noc.router.vcs_per_vnet = 2;

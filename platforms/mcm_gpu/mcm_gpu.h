@@ -27,14 +27,13 @@
 // Choices paper 003 leaves open (all parameters; platforms/mcm_gpu/presets document theirs):
 //   * in-GPM network: the paper's GPM-Xbar is a crossbar, which gpusc's router supports up to 64
 //     ports (its switch allocator keeps port sets in 64-bit words, noc/switch_allocator.h), so a
-//     64-SM GPM uses a 9x9 mesh (64 SMs + 16 partitions + the boundary) and small presets a
+//     64-SM GPM uses a 12x7 mesh (64 SMs + 16 partitions + 4 boundary nodes) and small presets a
 //     crossbar; the fabric clock and 136 B flits (a 128 B line and its header in one flit) make
 //     the GPM network fast enough for local traffic ("caches are banked such that they can
-//     provide the necessary parallelism"), but every remote message passes the mesh's single
-//     boundary node: measured on a STREAM triad, a 64-SM GPM takes in only ~2.8 replies per core
-//     cycle (~380 B/cycle) while its ring links run at <= 35% (docs/validation/mcm.md);
-//     gpm.boundary_nodes spreads it over several nodes (gpu/gpu_block.h; the mesh then needs
-//     64 + 16 + B nodes, e.g. 12 x 7 for B = 4), joined into the GPM's one port pair;
+//     provide the necessary parallelism"); the remote traffic enters and leaves at 4 nodes
+//     (gpm.boundary_nodes, gpu/gpu_block.h), joined into the GPM's one port pair: through one
+//     node (a 9x9 mesh) a 64-SM GPM took in only ~2.8 replies per core cycle and a STREAM triad
+//     ran 26,768 cycles, with 4 it runs 21,274, with 8 or 10 no faster (docs/validation/mcm.md);
 //   * partitions per GPM (16: 256 KB of L2 and 48 GB/s of DRAM each), interleave 256 B;
 //   * MSHRs per L2 slice: 128. A slice must keep bandwidth x latency in flight to reach its DRAM
 //     share (48 B/cycle x ~250 cycles of L2 lookup and DRAM = 94 lines); with the generic 32 a
@@ -119,7 +118,7 @@ class McmGpu : public sc_core::sc_module {
                     "L1.5 is an error (0: not iso) [bytes]");
       GPUSC_PARAM(cta, "CTA scheduler: round-robin (centralized, 003 §3.2) or contiguous-groups (distributed, §5.2)");
     }
-    static GpuBlock::Params gpm_defaults();  // 003's GPM: 64 SMs, 16 partitions, 9x9 mesh
+    static GpuBlock::Params gpm_defaults();  // 003's GPM: 64 SMs, 16 partitions, 12x7 mesh
   };
 
   McmGpu(sc_core::sc_module_name name, const Params& p, Workload& workload,

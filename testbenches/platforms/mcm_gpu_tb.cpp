@@ -199,6 +199,25 @@ TEST_CASE("McmGpu: 64-SM GPMs with 4 boundary nodes each stream across the ring 
     }
 }
 
+TEST_CASE("McmGpu: multigpu2x128 is 2 GPUs x 128 SMs with 1.5 TB/s and 8 MB of L2 each, and it runs", "[mcm_gpu][full]") {
+  auto wl = make_workload("transpose", {{"size", "small"}}, 1);
+  const auto p = params_from_json<McmGpu::Params>(mcm_gpu::preset("multigpu2x128+mgpu_opt"), "");
+  McmGpu m("mcm", p, *wl);
+  CHECK(m.platform().sm_count() == 256);
+  CHECK(m.gpms() == 2u);
+  CHECK(m.gpm(1).mc_count() == 32);
+  CHECK(m.gpm(0).boundary_count() == 16);
+  double dram = 0;  // bytes per core cycle of one GPU's partitions
+  for (unsigned i = 0; i < 32; ++i) dram += m.gpm(0).mc(i).params().bandwidth_memory.bytes_per_cycle;
+  CHECK(dram == 1536.0);  // 1.5 TB/s at 1 GHz
+  // mgpu_opt: half of the 8 MB moved into a remote-only L1.5 (iso-transistor)
+  CHECK(m.l15(0)->capacity_bytes() == 4u * 1024 * 1024);
+  CHECK(m.gpm(0).mc(0).l2().params().sets * 16u * 128u * 32u == 4u * 1024 * 1024);
+  CHECK(m.params().link.bytes_per_cycle == 128);  // 256 GB/s aggregate board link, per direction and class
+  sc_core::sc_start(m.core_clock().time_of(3000));  // it also runs
+  CHECK(m.inter_gpm_messages() > 0u);
+}
+
 TEST_CASE("McmGpu: zero GPMs is a clear error", "[mcm_gpu][errors]") {
   auto wl = make_workload("transpose", {{"size", "small"}}, 1);
   json cfg = mcm_gpu::preset("mcm_small");
