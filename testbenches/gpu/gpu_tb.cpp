@@ -74,6 +74,14 @@ struct TwoGpus {
     p.latency = 10;
     return p;
   }
+  // Observers counting line requests the SMs of block b issue and the replies they get.
+  uint64_t loads[2] = {0, 0}, answers[2] = {0, 0};
+  GpuBlock::Observers counting(unsigned b) {
+    GpuBlock::Observers o;
+    o.sm_request = [this, b](unsigned, const tlm::tlm_generic_payload&) { ++loads[b]; };
+    o.sm_reply = [this, b](unsigned, const tlm::tlm_generic_payload&) { ++answers[b]; };
+    return o;
+  }
   static CtaScheduler::Params cta() {
     CtaScheduler::Params p;
     p.policy = "contiguous-groups";
@@ -272,9 +280,9 @@ TEST_CASE("GpuBlock: with 2 boundary nodes each message leaves and enters by the
     return rank % 2;
   };
   // Expected per boundary node, from what the SMs and MCs inject: [block][class][boundary].
-  uint64_t leave[2][2][2] = {}, enter[2][2][2] = {}, loads[2] = {0, 0}, answers[2] = {0, 0};
+  uint64_t leave[2][2][2] = {}, enter[2][2][2] = {};
   for (unsigned b = 0; b < 2; ++b) {
-    GpuBlock::Observers o;
+    GpuBlock::Observers o = t.counting(b);
     o.injected = [&, b](unsigned, const tlm::tlm_generic_payload& gp) {
       const MemExt& e = mem_ext(const_cast<tlm::tlm_generic_payload&>(gp), "test");
       const unsigned owner = e.dst < 7 ? 0u : 1u, c = e.is_reply ? 1u : 0u;
@@ -282,13 +290,11 @@ TEST_CASE("GpuBlock: with 2 boundary nodes each message leaves and enters by the
       ++leave[b][c][boundary_of(e.dst)];
       ++enter[owner][c][boundary_of(e.dst)];
     };
-    o.sm_request = [&, b](unsigned, const tlm::tlm_generic_payload&) { ++loads[b]; };
-    o.sm_reply = [&, b](unsigned, const tlm::tlm_generic_payload&) { ++answers[b]; };
     (b ? t.g1 : t.g0).set_observers(o);
   }
   REQUIRE(t.platform.run(5000000));
-  CHECK(loads[0] == answers[0]);
-  CHECK(loads[1] == answers[1]);
+  CHECK(t.loads[0] == t.answers[0]);
+  CHECK(t.loads[1] == t.answers[1]);
   uint64_t crossed[2][2] = {};  // [from block][class]
   for (unsigned b = 0; b < 2; ++b) {
     GpuBlock& g = b ? t.g1 : t.g0;
@@ -316,16 +322,12 @@ TEST_CASE("GpuBlock: on a mesh of separate networks 2 boundary nodes bring traff
   // 7 x 1 meshes (3 SMs, 2 MCs, 2 boundary nodes): with several boundary nodes on a mesh, what
   // enters the block travels on vnet 1 of each network (gpu/gpu_block.h), what leaves on vnet 0.
   TwoGpus t(2, true);
-  uint64_t loads[2] = {0, 0}, answers[2] = {0, 0};
-  for (unsigned b = 0; b < 2; ++b) {
-    GpuBlock::Observers o;
-    o.sm_request = [&, b](unsigned, const tlm::tlm_generic_payload&) { ++loads[b]; };
-    o.sm_reply = [&, b](unsigned, const tlm::tlm_generic_payload&) { ++answers[b]; };
-    (b ? t.g1 : t.g0).set_observers(o);
-  }
+  t.g0.set_observers(t.counting(0));
+  t.g1.set_observers(t.counting(1));
   REQUIRE(t.platform.run(5000000));
-  CHECK(loads[0] == answers[0]);
-  CHECK(loads[1] == answers[1]);
+  CHECK(t.loads[0] > 0);
+  CHECK(t.loads[0] == t.answers[0]);
+  CHECK(t.loads[1] == t.answers[1]);
   for (unsigned b = 0; b < 2; ++b) {
     GpuBlock& g = b ? t.g1 : t.g0;
     REQUIRE(g.separate_reply_net());
