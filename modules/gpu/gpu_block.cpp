@@ -219,11 +219,8 @@ void GpuBlock::build_networks() {
 }
 
 void GpuBlock::end_of_elaboration() {
-  // Every block is registered by now: map the platform's ids onto this block's nodes. One block
-  // numbered from 0 needs no map (its ids are its nodes).
-  if (base_ == 0 && ids_.nodes() == p_.nodes()) return;
   const size_t B = boundary_nodes_.size();
-  if (B > 0) {  // which boundary node each platform id leaves (or enters) by
+  if (B > 0) {  // which boundary node each platform id leaves (or enters) by, one block alone too
     // Rank: a partition's index; any other id its position among the ids that are no partition.
     std::vector<unsigned> rank(ids_.nodes(), ~0u);
     for (unsigned part = 0; part < ids_.partitions(); ++part) rank[ids_.partition_node(part, name())] = part;
@@ -232,6 +229,9 @@ void GpuBlock::end_of_elaboration() {
     boundary_of_id_.resize(ids_.nodes());
     for (unsigned id = 0; id < ids_.nodes(); ++id) boundary_of_id_[id] = rank[id] % B;
   }
+  // Every block is registered by now: map the platform's ids onto this block's nodes. One block
+  // numbered from 0 needs no map (its ids are its nodes).
+  if (base_ == 0 && ids_.nodes() == p_.nodes()) return;
   noc::NodeMap m;
   m.boundaries = boundary_nodes_;
   m.node.assign(ids_.nodes(), noc::NodeMap::kNone);

@@ -10,10 +10,13 @@
 
 #include "common/first_touch_page_mapper.h"
 #include "common/fine_interleave_mapper.h"
+#include "common/payload_pool.h"
 #include "common/stats.h"
 #include "gpu/gpu_block.h"
 #include "gpu/node_numbering.h"
 #include "gpu/platform.h"
+#include "harness/scripted_initiator.h"
+#include "harness/scripted_target.h"
 #include "noc/bandwidth_link.h"
 #include "workload/workload_factory.h"
 
@@ -347,6 +350,44 @@ TEST_CASE("GpuBlock: on a mesh of separate networks 2 boundary nodes bring traff
     CHECK(out_req == in_rep);  // every request that left came back answered
   }
   CHECK(t.req.delivered(noc::BandwidthLink::kAtoB) + t.req.delivered(noc::BandwidthLink::kBtoA) > 0);
+}
+
+TEST_CASE("GpuBlock: alone with 2 boundary nodes it serves a request that enters from outside", "[gpu]") {
+  // One block numbered from 0 (no node map): a request from an outside agent enters at
+  // in(kRequest), is split to a boundary node, served by the partition, and its reply (to a
+  // boundary node's id, as an L1.5 or RDMA cache sends) leaves at out(kReply). The split's
+  // table of which boundary node an id uses must exist here too (it used to be built only with
+  // a node map: the request stopped with "a message for id 3 arrived at the boundary").
+  ClockDomain core{"core_clk", 1000}, noc{"noc_clk", 1000}, dram{"dram_clk", 924};
+  FineInterleaveMapper map(2, 256);
+  NodeNumbering ids;
+  McStageRegistry stages;
+  GpuBlock::Params p;
+  p.sms = 2, p.mcs = 2, p.boundary = true, p.boundary_nodes = 2;
+  p.noc.topology = "crossbar", p.noc.k = p.nodes();  // SMs 0-1, MCs 2-3, boundaries 4-5
+  GpuBlock g("gpu", p, {{core, noc, dram}, map, ids, stages, 0});
+  PayloadPool pool{8};
+  tb::ScriptedInitiator agent("agent", core, pool), quiet("quiet", core, pool);
+  tb::ScriptedTarget replies("replies", core), requests("requests", core);
+  agent.out.bind(g.in(GpuBlock::kRequest));
+  g.out(GpuBlock::kReply).bind(replies.in);
+  quiet.out.bind(g.in(GpuBlock::kReply));
+  g.out(GpuBlock::kRequest).bind(requests.in);
+  const unsigned to = g.mc_node(1), from = g.boundary_node(1);
+  agent.at(0, [&](tlm::tlm_generic_payload& gp, MemExt& e) {
+    gp.set_address(0x100);  // 256 B chunks over 2 partitions: partition 1
+    gp.set_command(tlm::TLM_READ_COMMAND);
+    gp.set_data_length(128);
+    e.kind = MemKind::Read;
+    e.src = from;
+    e.dst = to;
+  });
+  sc_core::sc_start(core.time_of(5000));
+  REQUIRE(replies.arrivals().size() == 1);
+  CHECK(replies.arrivals()[0].address == 0x100);
+  CHECK(replies.arrivals()[0].ext.is_reply);
+  CHECK(replies.arrivals()[0].ext.dst == from);
+  CHECK(requests.arrivals().empty());
 }
 
 TEST_CASE("Platform: 256 SMs in four 64-SM blocks joined by a 4-port fabric network build and run", "[gpu]") {
