@@ -29,7 +29,6 @@
 // member behind a boundary).
 // Without a map (one block from id 0) destinations are node ids as they are.
 #pragma once
-#include <algorithm>
 #include <cstdint>
 #include <vector>
 

@@ -429,9 +429,7 @@ MsgIn& MultiGpu::wire_request_exit(unsigned g) {
 }
 
 unsigned MultiGpu::gpu_of_node(unsigned node) const {
-  const unsigned per_gpu = p_.sms + p_.mcs + p_.boundary_nodes;
-  if (node >= per_gpu * p_.gpus) error("multi_gpu", "platform id ", node, " is in no GPU");
-  return node / per_gpu;
+  return ids_.block_of(node, "multi_gpu");  // GPU g is block g (checked at construction)
 }
 
 unsigned MultiGpu::gpu_of_address(uint64_t addr) const {
