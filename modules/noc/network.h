@@ -67,6 +67,7 @@ class Network : public sc_core::sc_module {
   Network& operator=(const Network&) = delete;
 
   const Params& params() const { return p_; }
+  const ClockDomain& clock() const { return clk_; }
   unsigned nodes() const { return static_cast<unsigned>(nis_.size()); }
   NetworkInterface& ni(unsigned node) { return nis_[node]; }
   Router& router(unsigned r) { return routers_[r]; }

@@ -199,6 +199,7 @@ MultiGpu::MultiGpu(const Params& p, Workload& workload, const McStageRegistry& s
       noc_clk_("noc_clk", p.noc_mhz),
       dram_clk_("dram_clk", p.dram_mhz),
       fabric_clk_("fabric_clk", p.fabric_mhz),
+      switch_clk_("switch_clk", p.fabric.mhz > 0 ? p.fabric.mhz : p.fabric_mhz),
       mapper_(build_mapper()),
       gpus_("gpu"),
       links_("link"),
@@ -336,7 +337,7 @@ std::unique_ptr<noc::Network> MultiGpu::make_switch(const std::string& name, uns
   sp.ni = p_.fabric.ni;
   sp.link_latency = p_.fabric.link_latency;
   sp.credit_latency = p_.fabric.credit_latency;
-  auto sw = std::make_unique<noc::Network>(name.c_str(), sp, fabric_clk_);
+  auto sw = std::make_unique<noc::Network>(name.c_str(), sp, switch_clk_);
   noc::NodeMap to_port;
   const unsigned per_gpu = block_params().nodes();
   for (unsigned g = 0; g < p_.gpus; ++g) to_port.node.insert(to_port.node.end(), per_gpu, port_of_gpu[g]);

@@ -20,8 +20,14 @@
 // add 140 cycles per switch crossed: the link from a GPU to its pair switch has latency 70
 // (a same-pair message crosses two such links: 140), an uplink has 140 (a message between pairs
 // crosses GPU link, uplink, uplink, GPU link: 420, three switches). The crossbars' ports are
-// one 80 B flit wide (a whole message: a line reply is 80 B in 16 B link flits), so the switches
-// never throttle below the links (0.8 replies per cycle).
+// one 80 B flit wide (a whole message: a line reply is 80 B in 16 B link flits) and move one
+// message per switch cycle. At fabric.mhz = 0 (the switches on the fabric clock, the default)
+// that keeps up with a link carrying replies only (0.8 per cycle) but not with the real mix: a
+// link moves up to 4 requests of 16 B per cycle, and DCA's half requests, half replies is 1.33
+// messages per cycle. Measured (docs/validation/dualopt.md): spmv under DCA saturates the pair
+// switches at 0.6 messages per port and cycle, 46% of the links' bytes; with fabric.mhz =
+// 2 x fabric_mhz the uplinks carry 92%. fabric.mhz = 4 x fabric_mhz (a port's message rate =
+// the link's 16 B flit rate) never throttles below the links.
 // Deadlock freedom: requests and replies never share a buffer or an in-order channel:
 // virtual networks 0/1 inside each GPU (separate VCs and NI queues), one boundary port per
 // class, per-class credits on every link, virtual networks 0/1 in every switch; the tree has
@@ -139,8 +145,9 @@ class MultiGpu {
     noc::BandwidthLink::Params uplink = uplink_defaults();  // pair switch <-> root (tree)
     noc::Router::Params router = router_defaults();
     noc::NetworkInterface::Params ni = ni_defaults();
-    unsigned link_latency = 1;    // port channel traversal [fabric cycles]
-    unsigned credit_latency = 1;  // credit return [fabric cycles]
+    unsigned link_latency = 1;    // port channel traversal [switch cycles]
+    unsigned credit_latency = 1;  // credit return [switch cycles]
+    double mhz = 0;               // the switches' clock; 0: fabric_mhz
     template <class F> static void describe(F&& f) {
       using S = Switch;
       GPUSC_PARAM_C(topology, "tree|star",
@@ -149,8 +156,12 @@ class MultiGpu {
       GPUSC_PARAM(uplink, "tree: each pair switch's link to the root (classes must be 2)");
       GPUSC_PARAM(router, "the switch's router (vnets must be 2: requests and replies)");
       GPUSC_PARAM(ni, "the switch's port interfaces (flit_bytes = port width per cycle)");
-      GPUSC_PARAM_R(link_latency, 1, 1000, "port channel traversal [fabric cycles]");
-      GPUSC_PARAM_R(credit_latency, 1, 1000, "credit return [fabric cycles]");
+      GPUSC_PARAM_R(link_latency, 1, 1000, "port channel traversal [switch cycles]");
+      GPUSC_PARAM_R(credit_latency, 1, 1000, "credit return [switch cycles]");
+      GPUSC_PARAM_R(mhz, 0, 1e5,
+                    "the switches' clock [MHz]; 0: fabric_mhz. A port moves one message per cycle, a link "
+                    "bytes_per_cycle / flit_bytes flits per fabric cycle: below that multiple of fabric_mhz the "
+                    "switches throttle a stream of small messages under the links' rate");
     }
     static noc::Router::Params router_defaults();
     static noc::NetworkInterface::Params ni_defaults();
@@ -266,6 +277,7 @@ class MultiGpu {
   noc::BandwidthLink& link(unsigned g) { return links_[g]; }
   // Switches: star: one; tree: the pair switches 0 .. pairs - 1, then the root (when pairs > 1).
   unsigned switches() const { return static_cast<unsigned>(switches_.size()); }
+  const noc::Network& switch_network(unsigned i) const { return *switches_.at(i); }  // pairs, then the root
   noc::Network& fabric_switch(unsigned i = 0) { return *switches_.at(i); }
   unsigned uplinks() const { return static_cast<unsigned>(uplinks_.size()); }
   noc::BandwidthLink& uplink(unsigned p) { return uplinks_[p]; }  // side A = pair switch p, B = root
@@ -327,7 +339,7 @@ class MultiGpu {
   MsgIn& wire_request_exit(unsigned g);  // what gpu g's out(kRequest) feeds
 
   const Params p_;
-  ClockDomain core_, noc_clk_, dram_clk_, fabric_clk_;
+  ClockDomain core_, noc_clk_, dram_clk_, fabric_clk_, switch_clk_;
   std::unique_ptr<FirstTouchPageMapper> mapper_;
   NodeNumbering ids_;
   std::vector<std::unique_ptr<multigpu::SelectiveCacheBypass>> scbus_;  // per GPU (coalescing modes)

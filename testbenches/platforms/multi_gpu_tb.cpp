@@ -4,6 +4,7 @@
 // fabric's byte counts add up per class and direction, and on MGPUSim's tree exactly the
 // messages between GPU pairs cross the uplinks; 8- and 16-GPU systems of full GPUs elaborate and
 // run; bad configurations are clear errors.
+#include <functional>
 #include <map>
 #include <memory>
 
@@ -71,8 +72,10 @@ void watch(MultiGpu& m, Ledger& l) {
 }
 
 // remote_reads: whether the kernel reads other GPUs' pages at all (transpose under contiguous
-// groups reads only its own rows and writes the other GPUs' columns).
-void check_dca_run(const std::string& kernel, bool remote_reads = true, const json& over = json::object()) {
+// groups reads only its own rows and writes the other GPUs' columns). inspect: more checks on the
+// platform after the run.
+void check_dca_run(const std::string& kernel, bool remote_reads = true, const json& over = json::object(),
+                   const std::function<void(const MultiGpu&)>& inspect = {}) {
   auto wl = make_workload(kernel, {{"size", "small"}}, 1);
   MultiGpu m(params("dca4+small", over), *wl);
   Ledger l;
@@ -141,6 +144,7 @@ void check_dca_run(const std::string& kernel, bool remote_reads = true, const js
   CHECK(s.at("remote_request_ratio").get<double>() < 1.0);
   CHECK(m.fabric_drained());
   CHECK(s.at("invariant_failures").empty());
+  if (inspect) inspect(m);
 }
 
 }  // namespace
@@ -170,6 +174,18 @@ TEST_CASE("multi_gpu DCA with 3 boundary nodes per GPU: every remote read answer
   // 4 CUs + 3 partitions + 3 boundary nodes on a 5x2 mesh: the remote traffic leaves and enters
   // each GPU's network at three nodes, joined to the one link per GPU.
   check_dca_run("spmv", true, {{"boundary_nodes", 3}, {"noc", {{"k", 5}, {"m", 2}}}});
+}
+
+TEST_CASE("multi_gpu DCA with the switches on their own clock (fabric.mhz 4 x fabric_mhz): every remote read answered "
+          "once and fabric bytes add up (spmv)",
+          "[multi_gpu]") {
+  // fabric.mhz: the switches' clock, here 4 x the links'. A switch port moves one message per
+  // switch cycle; at the fabric clock that is below what a link carries in small requests. Every
+  // message now crosses two clock domains at each switch port, and nothing is lost or duplicated.
+  check_dca_run("spmv", true, {{"fabric", {{"mhz", 4000}}}}, [](const MultiGpu& m) {
+    REQUIRE(m.switches() == 3u);
+    for (unsigned i = 0; i < m.switches(); ++i) CHECK(m.switch_network(i).clock().freq_mhz() == 4000.0);
+  });
 }
 
 TEST_CASE("multi_gpu page map: distributed splits every array into one contiguous run of pages per GPU",
