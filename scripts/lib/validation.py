@@ -77,6 +77,18 @@ class Run:
         return " ".join([binary_name] + self.argv)
 
 
+def finished_result(path):
+    """The stats JSON at `path` if it is a run that finished (or reached its --max-cycles window)
+    with no invariant failure, else None (missing, unreadable, interrupted or failed)."""
+    try:
+        d = json.load(open(path))
+    except (OSError, ValueError):
+        return None
+    sm = d.get("summary", {})
+    ok = (sm.get("finished") or sm.get("stop") == "max_cycles") and not sm.get("invariant_failures")
+    return d if ok else None
+
+
 def run_all(binary, runs, script, jobs, reuse=False):
     """Runs every simulation (most expensive first, `jobs` at a time) with --quiet --out; returns
     {id: stats JSON}. Exits with the failing runs' logs named when any fails or does not finish.
@@ -89,14 +101,10 @@ def run_all(binary, runs, script, jobs, reuse=False):
         if not f.endswith((".json", ".log", ".cpu")):
             continue
         if reuse and f.endswith(".json"):
-            try:
-                d = json.load(open(os.path.join(out, f)))
-                sm = d.get("summary", {})
-                if (sm.get("finished") or sm.get("stop") == "max_cycles") and not sm.get("invariant_failures"):
-                    kept[f[:-5]] = d
-                    continue
-            except (OSError, ValueError):
-                pass
+            d = finished_result(os.path.join(out, f))
+            if d is not None:
+                kept[f[:-5]] = d
+                continue
         if not (reuse and f.endswith((".log", ".cpu"))):
             os.remove(os.path.join(out, f))
     ids = [r.id for r in runs]
