@@ -21,13 +21,14 @@
 // (a same-pair message crosses two such links: 140), an uplink has 140 (a message between pairs
 // crosses GPU link, uplink, uplink, GPU link: 420, three switches). The crossbars' ports are
 // one 80 B flit wide (a whole message: a line reply is 80 B in 16 B link flits) and move one
-// message per switch cycle. At fabric.mhz = 0 (the switches on the fabric clock, the default)
-// that keeps up with a link carrying replies only (0.8 per cycle) but not with the real mix: a
-// link moves up to 4 requests of 16 B per cycle, and DCA's half requests, half replies is 1.33
-// messages per cycle. Measured (docs/validation/dualopt.md): spmv under DCA saturates the pair
-// switches at 0.6 messages per port and cycle, 46% of the links' bytes; with fabric.mhz =
-// 2 x fabric_mhz the uplinks carry 92%. fabric.mhz = 4 x fabric_mhz (a port's message rate =
-// the link's 16 B flit rate) never throttles below the links.
+// message per switch cycle. On the fabric clock (fabric.mhz = 0) that keeps up with a link
+// carrying replies only (0.8 per cycle) but not with the real mix: a link moves up to 4 requests
+// of 16 B per cycle, and DCA's half requests, half replies is 1.33 messages per cycle. Measured
+// (docs/validation/dualopt.md): spmv under DCA saturates the pair switches at 0.6 messages per
+// port and cycle, 46% of the links' bytes; with fabric.mhz = 2 x fabric_mhz the uplinks carry
+// 92%. The dca4 preset sets fabric.mhz = 4 x fabric_mhz (a port's message rate = the link's 16 B
+// flit rate, as MGPUSim's switches forward one flit per port and cycle): the switches never
+// throttle below the links.
 // Deadlock freedom: requests and replies never share a buffer or an in-order channel:
 // virtual networks 0/1 inside each GPU (separate VCs and NI queues), one boundary port per
 // class, per-class credits on every link, virtual networks 0/1 in every switch; the tree has
@@ -35,10 +36,12 @@
 // reply; an L1 fill never waits for the path down), so the reply class drains whatever the
 // request class does, and a request can only wait for replies: no cycle.
 // In-GPU network: MGPUSim joins L1s, L2 banks and the RDMA engine by an ideal direct connection;
-// ours is a 9x9 mesh whose flits carry a whole message (72 B: a 64 B line and the 8 B header),
-// so a port moves one message per cycle and the GPU's boundary node keeps up with its link.
-// boundary_nodes > 1 spreads the remote traffic over several nodes (gpu/gpu_block.h; the mesh
-// then has sms + mcs + boundary_nodes nodes, e.g. 12 x 7 for 4), joined into the one link.
+// ours is a mesh whose flits carry a whole message (72 B: a 64 B line and the 8 B header), so a
+// port moves one message per cycle. boundary_nodes spreads the remote traffic over several
+// nodes (gpu/gpu_block.h; the mesh has sms + mcs + boundary_nodes nodes), joined into the one
+// link. One node would cap a GPU at one remote message per cycle each way, below a link of small
+// messages and below the de-coalescer's output (up to 10 responses per packet); the dca4 preset
+// has 4 on a 12 x 7 mesh (its "sources" give the measurements).
 // Unified address space (004 §2.1 "all GPUs share a unified address space", §6.1 "our baseline
 // adopts the runtime of MGPUSim to distribute data"): page_map.kind
 //   distributed  (default) MGPUSim's driver (amd/driver/distributor.go): every array of the

@@ -176,15 +176,16 @@ TEST_CASE("multi_gpu DCA with 3 boundary nodes per GPU: every remote read answer
   check_dca_run("spmv", true, {{"boundary_nodes", 3}, {"noc", {{"k", 5}, {"m", 2}}}});
 }
 
-TEST_CASE("multi_gpu DCA with the switches on their own clock (fabric.mhz 4 x fabric_mhz): every remote read answered "
-          "once and fabric bytes add up (spmv)",
+TEST_CASE("multi_gpu DCA with the switches on the fabric clock (fabric.mhz 0): every remote read answered once and "
+          "fabric bytes add up (spmv)",
           "[multi_gpu]") {
-  // fabric.mhz: the switches' clock, here 4 x the links'. A switch port moves one message per
-  // switch cycle; at the fabric clock that is below what a link carries in small requests. Every
-  // message now crosses two clock domains at each switch port, and nothing is lost or duplicated.
-  check_dca_run("spmv", true, {{"fabric", {{"mhz", 4000}}}}, [](const MultiGpu& m) {
+  // The dca4 preset clocks the switches at 4 x the links (fabric.mhz 4000), so every message
+  // crosses two clock domains at each switch port. fabric.mhz = 0 puts them on the links' clock,
+  // where a port's one message per cycle is below what a link carries in small requests: the
+  // switches now throttle the links, and still nothing is lost or duplicated.
+  check_dca_run("spmv", true, {{"fabric", {{"mhz", 0}}}}, [](const MultiGpu& m) {
     REQUIRE(m.switches() == 3u);
-    for (unsigned i = 0; i < m.switches(); ++i) CHECK(m.switch_network(i).clock().freq_mhz() == 4000.0);
+    for (unsigned i = 0; i < m.switches(); ++i) CHECK(m.switch_network(i).clock().freq_mhz() == 1000.0);
   });
 }
 
@@ -234,6 +235,9 @@ TEST_CASE("multi_gpu default preset: 4 GPUs of 64 CUs and 16 partitions with pap
   CHECK(p.link.flit_bytes == 16);
   CHECK(p.link.classes == 2);
   CHECK(p.fabric.topology == "tree");
+  CHECK(p.fabric.mhz == 4 * p.fabric_mhz);  // a switch port forwards one message per 16 B link flit time
+  CHECK(p.boundary_nodes == 4);
+  CHECK(p.noc.k * p.noc.m == p.sms + p.mcs + p.boundary_nodes);
   CHECK(p.cta.policy == "contiguous-groups");
   auto wl = make_workload("spmv", {{"size", "small"}}, 1);
   MultiGpu m(p, *wl);
