@@ -87,6 +87,12 @@ BfsWorkload::BfsWorkload(const Params& p, std::shared_ptr<const CsrGraph> graph)
   g_->validate("bfs input graph");
   if (g_->rows != g_->cols)
     error("gpusc.workload", "bfs: the graph must be square (adjacency matrix), got ", g_->rows, " x ", g_->cols);
+  if (p_.source_from == "max-degree") {
+    uint32_t best = 0;
+    for (uint32_t v = 1; v < g_->rows; ++v)
+      if (g_->row_ptr[v + 1] - g_->row_ptr[v] > g_->row_ptr[best + 1] - g_->row_ptr[best]) best = v;
+    p_.source = best;
+  }
   if (p_.source >= g_->rows)
     error("gpusc.workload", "bfs.source = ", p_.source, " is out of range [0, ", g_->rows, ") for a graph of ",
           g_->rows, " vertices");

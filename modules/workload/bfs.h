@@ -22,8 +22,11 @@
 // source and UINT32_MAX (unreached) elsewhere, changed at 0; a store writes level[u] = L + 1 and
 // changed = 1, the kernel's own values (the host never clears `changed` between launches here).
 // size=small: R-MAT scale 12, edge factor 8, symmetrized (5 launches, ~70k instructions).
+// source_from = max-degree starts at the vertex with the most arcs (paper 004's bfs; the lowest
+// id on a tie, a choice of ours).
 #pragma once
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "workload/graph_input.h"
@@ -34,7 +37,8 @@ namespace gpusc {
 class BfsWorkload : public Workload {
  public:
   struct Params : GraphInputParams {
-    unsigned source = 0;             // source vertex
+    unsigned source = 0;             // source vertex (source_from = index)
+    std::string source_from = "index";  // index: `source`; max-degree: the vertex with the most arcs
     unsigned threads_per_cta = 256;  // CTA size [threads]
     Params() {
       symmetrize = true;
@@ -53,7 +57,10 @@ class BfsWorkload : public Workload {
     template <class F> static void describe(F&& f) {
       GraphInputParams::describe(f);
       using S = Params;
-      GPUSC_PARAM(source, "source vertex of the search");
+      GPUSC_PARAM(source, "source vertex of the search (source_from = index)");
+      GPUSC_PARAM_C(source_from, "index|max-degree",
+                    "index: the vertex `source`; max-degree: the vertex with the most arcs, the lowest id on a tie "
+                    "(paper 004 Table 2: bfs from the highest out-degree vertex)");
       GPUSC_PARAM_R(threads_per_cta, 1, 1024, "CTA size [threads]");
     }
   };

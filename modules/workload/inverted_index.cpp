@@ -60,7 +60,7 @@ namespace {
 
 enum Pc : uint32_t { kBuf = 0x1000, kOff = 0x1010, kSize = 0x1020, kHead = 0x1030, kLd = 0x1100, kSwitch = 0x1110,
                      kTest = 0x1120, kHref = 0x1200, kHrefAlu = 0x1210, kHrefEnd = 0x1220, kScan = 0x1300,
-                     kScanAlu = 0x1310, kNul = 0x1400, kStOff = 0x1410, kHash = 0x1500, kHashAlu = 0x1510,
+                     kScanAlu = 0x1310, kNul = 0x1400, kStOff = 0x1420, kHash = 0x1500, kHashAlu = 0x1510,
                      kStHash = 0x1600 };
 constexpr unsigned kMaxUrl = 200;
 // Instruction positions in one iteration of the state machine's loop.

@@ -7,7 +7,7 @@
 namespace gpusc {
 
 struct Stencil2dWorkload::Data {
-  unsigned rows, cols;
+  unsigned rows, cols, points;
   Block2D grid;
   uint64_t src, dst, power;
   std::shared_ptr<const std::vector<float>> result;  // values on: the grid this step stores
@@ -17,9 +17,11 @@ namespace {
 
 enum Pc : uint32_t {
   kX = 0x00, kY = 0x10, kBound = 0x20, kClampNS = 0x30, kClampWE = 0x40, kLdC = 0x50, kLdN = 0x60,
-  kLdS = 0x70, kLdW = 0x80, kLdE = 0x90, kLdPower = 0xa0, kMath = 0xb0, kStDst = 0x100,
+  kLdS = 0x70, kLdW = 0x80, kLdE = 0x90, kLdNW = 0xa0, kLdNE = 0xb0, kLdSW = 0xc0, kLdSE = 0xd0,
+  kLdPower = 0xe0, kMath = 0xf0, kStDst = 0x200,
 };
-constexpr unsigned kMathOps = 6;  // hotspot's update: 2 FADD, 3 FFMA, 1 FMUL
+constexpr unsigned kMathOps = 6;       // hotspot's update: 2 FADD, 3 FFMA, 1 FMUL
+constexpr unsigned kDiagonalOps = 4;   // the diagonals' sum: 3 FADD, 1 FFMA
 
 class Stencil2dWarp final : public BufferedWarpStream {
  public:
@@ -56,8 +58,15 @@ class Stencil2dWarp final : public BufferedWarpStream {
     load(kLdS, 4, valid_, at(d_->src, 0, 1));
     load(kLdW, 4, valid_, at(d_->src, -1, 0));
     load(kLdE, 4, valid_, at(d_->src, 1, 0));
+    if (d_->points == 9) {
+      load(kLdNW, 4, valid_, at(d_->src, -1, -1));
+      load(kLdNE, 4, valid_, at(d_->src, 1, -1));
+      load(kLdSW, 4, valid_, at(d_->src, -1, 1));
+      load(kLdSE, 4, valid_, at(d_->src, 1, 1));
+    }
     load(kLdPower, 4, valid_, at(d_->power, 0, 0));
-    for (unsigned i = 0; i < kMathOps; ++i) compute(kMath + 0x10 * i, valid_);
+    const unsigned ops = kMathOps + (d_->points == 9 ? kDiagonalOps : 0);
+    for (unsigned i = 0; i < ops; ++i) compute(kMath + 0x10 * i, valid_);
     store(kStDst, 4, valid_, at(d_->dst, 0, 0), d_->result != nullptr,
           [&](unsigned l) { return (*d_->result)[cell(x_[l], y_[l])]; });
     return false;
@@ -73,6 +82,7 @@ class Stencil2dWarp final : public BufferedWarpStream {
 Stencil2dWorkload::Stencil2dWorkload(const Params& p)
     : SequenceWorkload("stencil2d", p.iterations), p_(p) {
   validate(p_, "stencil2d");
+  if (p.points != 5 && p.points != 9) error("gpusc.workload", "stencil2d.points = ", p.points, " is neither 5 nor 9");
   if (uint64_t(p.block_x) * p.block_y > 1024)
     error("gpusc.workload", "stencil2d.block_x * block_y = ", uint64_t(p.block_x) * p.block_y,
           " exceeds 1024 threads per CTA");
@@ -101,14 +111,18 @@ std::unique_ptr<Kernel> Stencil2dWorkload::launch(unsigned i) {
       for (unsigned x = 0; x < cols; ++x) {
         auto at = [&](unsigned xx, unsigned yy) { return t[uint64_t(yy) * cols + xx]; };
         const float c = at(x, y), n = at(x, y ? y - 1 : 0), s = at(x, std::min(y + 1, rows - 1));
-        const float w = at(x ? x - 1 : 0, y), e = at(std::min(x + 1, cols - 1), y);
-        (*next)[uint64_t(y) * cols + x] = c + 0.1f * (n + s + w + e - 4.0f * c) + 0.01f * power_value(uint64_t(y) * cols + x);
+        const unsigned xw = x ? x - 1 : 0, xe = std::min(x + 1, cols - 1);
+        const unsigned yn = y ? y - 1 : 0, ys = std::min(y + 1, rows - 1);
+        const float w = at(xw, y), e = at(xe, y);
+        float out = c + 0.1f * (n + s + w + e - 4.0f * c);
+        if (p_.points == 9) out += 0.05f * (at(xw, yn) + at(xe, yn) + at(xw, ys) + at(xe, ys) - 4.0f * c);
+        (*next)[uint64_t(y) * cols + x] = out + 0.01f * power_value(uint64_t(y) * cols + x);
       }
     result = next;
     cur_ = std::move(next);
   }
   auto d = std::make_shared<const Data>(
-      Data{p_.rows, p_.cols, grid_, temp_[i % 2], temp_[(i + 1) % 2], power_, std::move(result)});
+      Data{p_.rows, p_.cols, p_.points, grid_, temp_[i % 2], temp_[(i + 1) % 2], power_, std::move(result)});
   return std::make_unique<KernelOf<Stencil2dWarp, Data>>("stencil2d.step" + std::to_string(i), grid_.ctas(),
                                                          grid_.threads(), std::move(d));
 }

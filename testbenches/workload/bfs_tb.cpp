@@ -118,3 +118,22 @@ TEST_CASE("bfs rejects a source outside the graph and a non-square matrix") {
   auto r = std::make_shared<const CsrGraph>(CsrGraph::from_coo(2, 3, {}, false));
   REQUIRE_THROWS_WITH(BfsWorkload(BfsWorkload::Params{}, r), Catch::Matchers::Contains("must be square"));
 }
+
+TEST_CASE("bfs source_from max-degree starts at the vertex with the most arcs and the lowest id on a tie") {
+  // Undirected: 0-1, 0-2, 1-2, 1-3, 2-3, 3-4, 5-6; degrees 2, 3, 3, 3, 1, 1, 1: vertices 1, 2 and
+  // 3 tie at 3 arcs, so the search starts at 1.
+  std::vector<CooEntry> e;
+  for (auto [u, v] : std::vector<std::pair<uint32_t, uint32_t>>{{0, 1}, {0, 2}, {1, 2}, {1, 3}, {2, 3}, {3, 4}, {5, 6}}) {
+    e.push_back({u, v});
+    e.push_back({v, u});
+  }
+  auto g = std::make_shared<const CsrGraph>(CsrGraph::from_coo(7, 7, e, false));
+  BfsWorkload::Params p;
+  p.source_from = "max-degree";
+  p.source = 6;  // ignored under max-degree
+  BfsWorkload w(p, g);
+  REQUIRE(all_kernels(w).size() == 3);  // eccentricity of vertex 1 is 2
+  REQUIRE(w.levels() == std::vector<uint32_t>{1, 0, 1, 1, 2, kInf, kInf});
+  p.source_from = "degree";
+  REQUIRE_THROWS_WITH(BfsWorkload(p, g), Catch::Matchers::Contains("source_from"));
+}

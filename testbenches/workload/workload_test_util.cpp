@@ -100,11 +100,15 @@ void check_invariants(const AddressSpace& space, const Kernel& k, const std::vec
   REQUIRE(warps.size() == size_t(k.num_ctas()) * k.warps_per_cta());
   const unsigned tail = k.threads_per_cta() % 32;
   const uint32_t last_mask = tail ? (1u << tail) - 1u : kAllLanes;
+  std::map<uint32_t, std::pair<WarpInstr::Op, unsigned>> static_instr;  // pc -> (operation, access size)
   for (size_t i = 0; i < warps.size(); ++i) {
     const bool last_warp = i % k.warps_per_cta() == k.warps_per_cta() - 1;
     for (const auto& w : warps[i]) {
       INFO(k.name() << " warp " << i << " pc 0x" << std::hex << w.pc);
       REQUIRE(w.active_mask != 0);
+      // One pc is one static instruction: the PC-indexed predictors (paper 000) rely on it.
+      const auto [it, fresh] = static_instr.emplace(w.pc, std::make_pair(w.op, w.access_bytes));
+      if (!fresh) REQUIRE((it->second.first == w.op && it->second.second == w.access_bytes));
       if (last_warp) REQUIRE((w.active_mask & ~last_mask) == 0);
       if (w.is_memory()) {
         REQUIRE(w.compute_cycles == 0);

@@ -17,6 +17,7 @@
 #include "workload/barnes_hut.h"
 #include "workload/bfs.h"
 #include "workload/spmv.h"
+#include "workload/stencil2d.h"
 #include "workload/transpose.h"
 #include "workload/workload_factory.h"
 
@@ -146,6 +147,29 @@ TEST_CASE("values: BFS stores each level's depth and the changed flag (path 0-1-
   CHECK(l0.count(level + 8) == 0);
   const auto l1 = stores_of(*w.next_kernel());
   CHECK(l1.at(level + 8) == 2u);
+}
+
+TEST_CASE("values: the 9-point stencil adds 0.05 of its clamped diagonals' difference, by hand on 3 x 3",
+          "[values][stencil2d]") {
+  Stencil2dWorkload::Params p;
+  p.rows = p.cols = 3, p.iterations = 1, p.block_x = p.block_y = 4, p.points = 9;
+  Stencil2dWorkload w(p);
+  w.enable_values();
+  const auto st = stores_of(*w.next_kernel());
+  const uint64_t dst = w.address_space().base("temp1");
+  REQUIRE(st.size() == 9);
+  auto t = [](unsigned x, unsigned y) { return Stencil2dWorkload::temp0_value(3 * y + x); };
+  auto pw = [](unsigned x, unsigned y) { return Stencil2dWorkload::power_value(3 * y + x); };
+  // Centre (1,1): every neighbour inside the grid.
+  const float c = t(1, 1);
+  const float centre = c + 0.1f * (t(1, 0) + t(1, 2) + t(0, 1) + t(2, 1) - 4 * c) +
+                       0.05f * (t(0, 0) + t(2, 0) + t(0, 2) + t(2, 2) - 4 * c) + 0.01f * pw(1, 1);
+  CHECK(as_float(st.at(dst + 4 * 4)) == Approx(centre).epsilon(1e-6));
+  // Corner (0,0): N, W and NW clamp onto itself, NE onto (1,0), SW onto (0,1).
+  const float k = t(0, 0);
+  const float corner = k + 0.1f * (k + t(0, 1) + k + t(1, 0) - 4 * k) +
+                       0.05f * (k + t(1, 0) + t(0, 1) + t(1, 1) - 4 * k) + 0.01f * pw(0, 0);
+  CHECK(as_float(st.at(dst)) == Approx(corner).epsilon(1e-6));
 }
 
 TEST_CASE("values: transpose stores out[x][y] = in[y][x]", "[values][transpose]") {
