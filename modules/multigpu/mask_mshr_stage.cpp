@@ -26,6 +26,10 @@ MaskMshrStage::MaskMshrStage(sc_core::sc_module_name name, const Params& p, Cloc
   if (l1.params().line_bytes / p_.word_bytes != p_.mshr.mask_bits)
     error(this->name(), "mshr.mask_bits = ", p_.mshr.mask_bits, " but the L1's ", l1.params().line_bytes, " B lines hold ",
           l1.params().line_bytes / p_.word_bytes, " words of ", p_.word_bytes, " B");
+  const unsigned line = l1.params().line_bytes;
+  if (p_.transfer_bytes % p_.word_bytes || (p_.transfer_bytes & (p_.transfer_bytes - 1)) || p_.transfer_bytes > line)
+    error(this->name(), "transfer_bytes = ", p_.transfer_bytes, " must be a power of two from word_bytes = ",
+          p_.word_bytes, " to the line (", line, " B)");
   if (!bypass_) error(this->name(), "needs the SCBU's bypass decision");
   l1.set_bypass([this](const tlm::tlm_generic_payload& gp) {
     if (!bypass_(gp)) return false;
@@ -51,8 +55,8 @@ bool MaskMshrStage::accept_request(tlm::tlm_generic_payload& gp) {
   MemExt& e = mem_ext(gp, name());
   const uint64_t line_bytes = uint64_t{p_.mshr.mask_bits} * p_.word_bytes;
   const uint64_t line = gp.get_address() & ~(line_bytes - 1);
-  const uint64_t mask = e.word_mask ? e.word_mask : full_mask();
   if (!e.word_mask) e.word_mask = static_cast<uint32_t>(full_mask());
+  const uint64_t mask = widen(e.word_mask);
   const MaskAwareMshr::Result r = mshr_.access(line, mask, reinterpret_cast<uint64_t>(&gp));
   if (r.what == MaskAwareMshr::Case::Full) {
     ++refused_;
@@ -66,6 +70,10 @@ bool MaskMshrStage::accept_request(tlm::tlm_generic_payload& gp) {
   }
   ++allocations_;
   if (r.what == MaskAwareMshr::Case::B_NewEntrySameLine) ++case_b_;
+  if (mask != e.word_mask) {  // asks below for whole units; its own words are restored on the reply
+    asked_[&gp] = e.word_mask;
+    e.word_mask = static_cast<uint32_t>(mask);
+  }
   set_rdma_id(gp, static_cast<uint16_t>(r.entry));
   down_.push_back(Timed{at, &gp});
   clk_.wake(*this, at);
@@ -87,21 +95,14 @@ bool MaskMshrStage::accept_reply(tlm::tlm_generic_payload& gp) {
   const std::vector<uint64_t> tags = mshr_.fill(entry);
   if (tags.empty() || reinterpret_cast<tlm::tlm_generic_payload*>(tags.front()) != &gp)
     error(name(), "the response for MSHR entry ", entry, " is not the read that allocated it");
-  const MemExt& re = mem_ext(gp, name());
-  const unsigned char* data = gp.get_data_ptr();
+  MemExt& re = mem_ext(gp, name());
+  unsigned char* data = gp.get_data_ptr();
   for (uint64_t t : tags) {
     auto* q = reinterpret_cast<tlm::tlm_generic_payload*>(t);
     if (q != &gp) {
       MemExt& e = mem_ext(*q, name());
       // Its words, in its mask's order, out of the response's packed words (its mask is a subset).
-      unsigned k = 0, j = 0;
-      unsigned char* out = q->get_data_ptr();
-      for (unsigned w = 0; w < p_.mshr.mask_bits; ++w) {
-        const bool in_resp = (re.word_mask >> w) & 1u, in_req = (e.word_mask >> w) & 1u;
-        if (in_req && out && data) std::memcpy(out + p_.word_bytes * j, data + p_.word_bytes * k, p_.word_bytes);
-        j += in_req;
-        k += in_resp;
-      }
+      const unsigned j = pick_words(re.word_mask, e.word_mask, data, q->get_data_ptr());
       e.is_reply = true;
       e.dst = e.src;
       e.t_done = re.t_done;
@@ -111,11 +112,40 @@ bool MaskMshrStage::accept_reply(tlm::tlm_generic_payload& gp) {
       q->set_response_status(tlm::TLM_OK_RESPONSE);
       ++merged_replies_;
     }
-    up_.push_back(Timed{at, q});
   }
+  if (auto a = asked_.find(&gp); a != asked_.end()) {  // sent widened: keep only its own words
+    const unsigned j = pick_words(re.word_mask, a->second, data, data);
+    re.word_mask = a->second;
+    gp.set_data_length(p_.word_bytes * j);
+    gp.set_streaming_width(p_.word_bytes * j);
+    asked_.erase(a);
+  }
+  for (uint64_t t : tags) up_.push_back(Timed{at, reinterpret_cast<tlm::tlm_generic_payload*>(t)});
   clk_.wake(*this, at);
   from_l1_.retry();  // an entry is free
   return true;
+}
+
+uint64_t MaskMshrStage::widen(uint64_t mask) const {
+  const unsigned per = p_.transfer_bytes / p_.word_bytes;
+  if (per == 1) return mask;
+  const uint64_t unit = per >= 64 ? ~uint64_t{0} : (uint64_t{1} << per) - 1;
+  uint64_t out = 0;
+  for (unsigned i = 0; i < p_.mshr.mask_bits; i += per)
+    if ((mask >> i) & unit) out |= unit << i;
+  return out & full_mask();
+}
+
+unsigned MaskMshrStage::pick_words(uint64_t have, uint64_t want, const unsigned char* src, unsigned char* dst) const {
+  unsigned k = 0, j = 0;
+  for (unsigned w = 0; w < p_.mshr.mask_bits; ++w) {
+    const bool in_have = (have >> w) & 1u, in_want = (want >> w) & 1u;
+    if (in_want && src && dst && (dst != src || j != k))
+      std::memmove(dst + p_.word_bytes * j, src + p_.word_bytes * k, p_.word_bytes);
+    j += in_want;
+    k += in_have;
+  }
+  return j;
 }
 
 bool MaskMshrStage::tick(uint64_t cycle) {

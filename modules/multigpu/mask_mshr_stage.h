@@ -25,13 +25,18 @@
 //     change while a line fetch is in flight cannot turn that fetch fine-grained;
 //   * a merged read's reply takes the response's memory and reply-injection stamps (MemExt), so
 //     the platform's latency split counts it as sharing the response's trip;
-//   * a read whose word mask is 0 (a payload without the BGU's mask) asks for the whole line.
+//   * a read whose word mask is 0 (a payload without the BGU's mask) asks for the whole line;
+//   * transfer_bytes > word_bytes (004 §6.2's 8 and 16 B granularity): the mask the MSHR holds
+//     and the read carries below is widened to whole aligned units (a unit's bits all set when
+//     any is), so merging compares unit masks as hardware with a coarser mask would; each reply
+//     up holds only its own read's words, as with 4 B units.
 // Stats: bypassed, allocations (cases B + C), case_b, merges (case A), refused, responses,
 // merged_replies.
 #pragma once
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <unordered_map>
 #include <unordered_set>
 
 #include <systemc>
@@ -54,11 +59,16 @@ class MaskMshrStage : public sc_core::sc_module, public SmFrontStage, private Ti
   struct Params {
     MaskAwareMshr::Params mshr;  // the fine-grained MSHR table (004 Table 1: 32 entries, 16-bit masks)
     unsigned word_bytes = 4;     // bytes per mask bit (MemExt::word_mask is 4 B words)
+    unsigned transfer_bytes = 4; // fine-grained transfer unit [bytes] (004: 4; §6.2: 8, 16)
     unsigned queue = 8;          // requests waiting for the network [messages] (not in the paper)
     template <class F> static void describe(F&& f) {
       using S = Params;
       GPUSC_PARAM(mshr, "mask-aware MSHR of the fine-grained remote reads (004 §4.1.2)");
       GPUSC_PARAM_R(word_bytes, 4, 4, "bytes per word-mask bit (MemExt::word_mask counts 4 B words)");
+      GPUSC_PARAM_R(transfer_bytes, 4, 4096,
+                    "fine-grained transfer unit [bytes], a power of two from word_bytes to the line: a read asks for "
+                    "the whole aligned units its words touch (004: 4; §6.2: 8, 16; the line size = line transfers "
+                    "around the L1, Fig. 16's bypass step)");
       GPUSC_PARAM_R(queue, 1, 65536, "requests waiting for the network [messages]");
     }
   };
@@ -89,6 +99,10 @@ class MaskMshrStage : public sc_core::sc_module, public SmFrontStage, private Ti
   bool accept_reply(tlm::tlm_generic_payload& gp);
   bool tick(uint64_t cycle) override;
   uint64_t full_mask() const { return p_.mshr.mask_bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << p_.mshr.mask_bits) - 1; }
+  uint64_t widen(uint64_t mask) const;  // every transfer unit with a word in `mask`, whole
+  // The words of `want` (a subset of `have`) out of `src`, which holds have's words packed, into
+  // `dst`, packed; returns the words copied. dst may be src (the copy moves words down only).
+  unsigned pick_words(uint64_t have, uint64_t want, const unsigned char* src, unsigned char* dst) const;
 
   const Params p_;
   ClockDomain& clk_;
@@ -99,6 +113,7 @@ class MaskMshrStage : public sc_core::sc_module, public SmFrontStage, private Ti
   MsgIn from_net_{"from_net"};
   MsgOut to_l1_{"to_l1"};
   std::unordered_set<const tlm::tlm_generic_payload*> bypassed_;  // the SCBU said bypass, not yet here
+  std::unordered_map<const tlm::tlm_generic_payload*, uint32_t> asked_;  // sent widened: its own word mask
   std::deque<Timed> down_, up_;
 
   StatGroup stats_;

@@ -18,12 +18,15 @@ RdmaCoalescer::RdmaCoalescer(sc_core::sc_module_name name, const Params& p, Cloc
       full_packets_(stats_.counter("full_packets", Unit::Packets, "packets sent because they were full")),
       timeout_packets_(stats_.counter("timeout_packets", Unit::Packets, "partly full packets flushed by the timeout")),
       responses_(stats_.counter("responses", Unit::Count, "fine-grained responses sent inside coalesced packets")),
-      transactions_(stats_.counter("transactions", Unit::Count, "transactions (data words) in coalesced packets")),
+      transactions_(stats_.counter("transactions", Unit::Count, "transactions (units of data_bytes) in coalesced packets")),
       passthrough_(stats_.counter("passthrough", Unit::Count, "messages sent unchanged (not coalesced)")),
       refused_(stats_.counter("refused", Unit::Count, "messages refused on `in` for want of buffer room")) {
   validate(p_, this->name());
   if (p_.self >= p_.gpus)
     error(this->name(), "self = ", p_.self, " is not a GPU of the fabric (gpus = ", p_.gpus, ")");
+  if (p_.data_bytes % kWordBytes || (p_.data_bytes & (p_.data_bytes - 1)))
+    error(this->name(), "data_bytes = ", p_.data_bytes, " must be a power of two and a multiple of the ", kWordBytes,
+          " B mask word");
   if (p_.buffer_entries < p_.per_packet)
     error(this->name(), "buffer_entries = ", p_.buffer_entries, " is smaller than per_packet = ", p_.per_packet,
           "; a buffer must hold a full packet");
@@ -56,11 +59,16 @@ bool RdmaCoalescer::accept(tlm::tlm_generic_payload& gp) {
   const RdmaIdExt* id = rdma_id(gp);
   const uint64_t latch = clk_.cycle_after(sc_core::sc_time_stamp());
   const unsigned words = static_cast<unsigned>(__builtin_popcountll(e.word_mask));
-  if (id && e.is_reply && e.kind == MemKind::Read && words <= p_.per_packet) {
-    if (words == 0 || gp.get_data_length() != words * p_.data_bytes)
+  const unsigned txns = words * kWordBytes / p_.data_bytes;  // transfer units (whole, checked below)
+  if (id && e.is_reply && e.kind == MemKind::Read && txns <= p_.per_packet) {
+    if (words == 0 || gp.get_data_length() != words * kWordBytes)
       error(name(), "fine-grained response (ID ", id->id, ", address 0x", std::hex, gp.get_address(), std::dec,
             ") has data_length ", gp.get_data_length(), " but word mask 0x", std::hex, e.word_mask, std::dec, " names ",
-            words, " words of ", p_.data_bytes, " bytes; its data must be the masked words, packed");
+            words, " words of ", kWordBytes, " bytes; its data must be the masked words, packed");
+    if (!whole_units(e.word_mask))
+      error(name(), "fine-grained response (ID ", id->id, ") word mask 0x", std::hex, e.word_mask, std::dec,
+            " does not name whole transfer units of data_bytes = ", p_.data_bytes, " (", p_.data_bytes / kWordBytes,
+            " aligned words each)");
     const unsigned dst = gpu_of_ ? gpu_of_(e.dst) : e.dst;
     if (dst >= p_.gpus || dst == p_.self)
       error(name(), "fine-grained response (ID ", id->id, ") for GPU ", dst, ": the destination must be another GPU "
@@ -68,12 +76,12 @@ bool RdmaCoalescer::accept(tlm::tlm_generic_payload& gp) {
     if (p_.id_bytes < 2 && id->id >= (1u << (8 * p_.id_bytes)))
       error(name(), "response ID ", id->id, " does not fit id_bytes = ", p_.id_bytes);
     Buffer& b = buf_[slot_of(dst)];
-    if (b.txns + words > p_.buffer_entries) {
+    if (b.txns + txns > p_.buffer_entries) {
       ++refused_;
       return false;
     }
-    b.q.push_back(Resp{&gp, id->id, words, latch});
-    b.txns += words;
+    b.q.push_back(Resp{&gp, id->id, txns, latch});
+    b.txns += txns;
   } else {
     if (pass_.size() >= p_.passthrough_queue) {
       ++refused_;
@@ -82,6 +90,17 @@ bool RdmaCoalescer::accept(tlm::tlm_generic_payload& gp) {
     pass_.push_back(Pass{&gp, latch});
   }
   clk_.wake(*this, latch);
+  return true;
+}
+
+bool RdmaCoalescer::whole_units(uint64_t mask) const {
+  const unsigned per = p_.data_bytes / kWordBytes;
+  if (per == 1) return true;
+  const uint64_t unit = per >= 64 ? ~uint64_t{0} : (uint64_t{1} << per) - 1;
+  for (unsigned i = 0; i < 64 && (mask >> i); i += per) {
+    const uint64_t g = (mask >> i) & unit;
+    if (g && g != unit) return false;
+  }
   return true;
 }
 
@@ -96,11 +115,11 @@ RdmaCoalescer::Plan RdmaCoalescer::plan(const Buffer& b, uint64_t cycle) const {
     pl.any = true;
     pl.last_at = r.at;
     if (closed) continue;
-    if (pl.txns + r.words > p_.per_packet) {
+    if (pl.txns + r.txns > p_.per_packet) {
       closed = true;
       continue;
     }
-    pl.txns += r.words;
+    pl.txns += r.txns;
     ++pl.responses;
   }
   pl.full = closed || pl.txns == p_.per_packet;
@@ -126,10 +145,10 @@ void RdmaCoalescer::send_packet(Buffer& b, const Plan& pl) {
   for (unsigned i = 0; i < pl.responses; ++i) {
     const Resp r = b.q.front();
     b.q.pop_front();
-    b.txns -= r.words;
-    x->items.push_back(RdmaPacketExt::Item{r.gp, r.id, static_cast<uint8_t>(r.words)});
+    b.txns -= r.txns;
+    x->items.push_back(RdmaPacketExt::Item{r.gp, r.id, static_cast<uint8_t>(r.txns)});
     const unsigned char* data = r.gp->get_data_ptr();
-    for (unsigned w = 0; w < r.words; ++w, ++t) {
+    for (unsigned w = 0; w < r.txns; ++w, ++t) {
       unsigned char* slot = wire + t * entry;
       for (unsigned k = 0; k < p_.id_bytes; ++k) slot[k] = static_cast<unsigned char>(r.id >> (8 * k));
       if (data) std::memcpy(slot + p_.id_bytes, data + w * p_.data_bytes, p_.data_bytes);

@@ -25,10 +25,13 @@
 // Ticks only while a buffer or the queue holds a message (at latch, ready and timeout cycles).
 //
 // Choices the paper leaves open:
-//   * a transaction is one data word: a response with k mask bits is k transactions with the
-//     same ID; a response is never split across packets (the de-coalescer needs no reassembly);
-//     one wider than per_packet leaves uncoalesced through the pass-through queue;
-//   * a buffer entry holds one transaction (64 entries = 64 words);
+//   * a transaction is one transfer unit of data_bytes (004: 4 B, one word; §6.2: 8 and 16 B):
+//     a response whose word mask names k units (k x data_bytes / 4 aligned mask bits,
+//     the requester widens its masks to whole units: multigpu/mask_mshr_stage.h) is k
+//     transactions with the same ID; a response is never split across packets (the de-coalescer
+//     needs no reassembly); one wider than per_packet leaves uncoalesced through the
+//     pass-through queue (per_packet = 1: fine-grained transfer without coalescing);
+//   * a buffer entry holds one transaction (64 entries = 64 units);
 //   * "idle" = no response arrived in the buffer for `timeout` cycles; a full packet leaves at
 //     once without waiting;
 //   * the destination is MemExt::dst, a GPU id of the fabric (0 .. gpus - 1, not self); on a
@@ -37,7 +40,8 @@
 //     dst (a node of the destination GPU, so the fabric routes the packet as it would the reply);
 //   * the packet's MemExt: kind Read, is_reply, src = self, dst = the buffer's GPU, address of its
 //     first response; kernel, warp and timestamps are not meaningful for a packet;
-//   * a fine-grained response whose data length is not data_bytes per mask bit is an error.
+//   * a fine-grained response whose data length is not 4 B per mask bit, or whose mask
+//     names part of a unit, is an error.
 // Stats: packets, full_packets, timeout_packets, responses (coalesced), transactions, passthrough,
 // refused, and transactions_per_packet.
 #pragma once
@@ -63,7 +67,7 @@ class RdmaCoalescer : public sc_core::sc_module, private Tickable {
     unsigned self = 0;              // this GPU's id on the fabric
     unsigned buffer_entries = 64;   // transactions per destination buffer [entries] (004 Table 1: 64)
     unsigned per_packet = 10;       // transactions per coalesced packet [count] (004 §4.1.3: up to 10)
-    unsigned data_bytes = 4;        // data per transaction [bytes] (004: 4 B; §6.2: 4, 8, 16)
+    unsigned data_bytes = 4;        // data per transaction = the transfer unit [bytes] (004: 4 B; §6.2: 4, 8, 16)
     unsigned id_bytes = 2;          // response ID per transaction [bytes] (004: 2 B)
     unsigned timeout = 30;          // idle cycles before a partly full buffer is flushed [cycles] (004: 30)
     unsigned passthrough_queue = 4; // other messages waiting for `out` [messages] (not in the paper)
@@ -73,13 +77,16 @@ class RdmaCoalescer : public sc_core::sc_module, private Tickable {
       GPUSC_PARAM_R(self, 0, 1023, "this GPU's id on the fabric");
       GPUSC_PARAM_R(buffer_entries, 1, 65536, "transactions per destination buffer [entries] (004 Table 1: 64)");
       GPUSC_PARAM_R(per_packet, 1, 255, "transactions per coalesced packet [count] (004 §4.1.3: 10)");
-      GPUSC_PARAM_R(data_bytes, 1, 64, "data bytes per transaction = per word-mask bit [bytes] (004: 4)");
+      GPUSC_PARAM_R(data_bytes, 1, 4096, "data bytes per transaction = the fine-grained transfer unit [bytes], a power "
+                                         "of two multiple of the 4 B mask word (004: 4; §6.2: 8, 16)");
       GPUSC_PARAM_R(id_bytes, 1, 2, "response ID bytes per transaction [bytes] (004: 2)");
       GPUSC_PARAM_R(timeout, 1, 1000000, "idle cycles after the last arrival before a buffer is flushed [cycles] "
                                          "(004: 30; §6.2: 10, 30, 50)");
       GPUSC_PARAM_R(passthrough_queue, 1, 65536, "messages that are not coalesced, waiting for the output [messages]");
     }
   };
+
+  static constexpr unsigned kWordBytes = 4;  // bytes per word-mask bit (MemExt::word_mask counts 4 B words)
 
   MsgIn in{"in"};    // responses (and other messages) leaving this GPU for the fabric
   MsgOut out{"out"}; // coalesced packets and pass-through messages, to the fabric
@@ -103,8 +110,8 @@ class RdmaCoalescer : public sc_core::sc_module, private Tickable {
   struct Resp {
     tlm::tlm_generic_payload* gp;
     uint16_t id;
-    unsigned words;
-    uint64_t at;  // latch cycle
+    unsigned txns;  // its transactions: transfer units of data_bytes
+    uint64_t at;    // latch cycle
   };
   struct Buffer {
     unsigned gpu = 0;
@@ -126,6 +133,7 @@ class RdmaCoalescer : public sc_core::sc_module, private Tickable {
   bool accept(tlm::tlm_generic_payload& gp);
   bool tick(uint64_t cycle) override;
   Plan plan(const Buffer& b, uint64_t cycle) const;
+  bool whole_units(uint64_t mask) const;  // every aligned group of data_bytes / 4 mask bits all set or all clear
   void send_packet(Buffer& b, const Plan& pl);
   unsigned slot_of(unsigned gpu) const { return gpu < p_.self ? gpu : gpu - 1; }
 

@@ -49,7 +49,7 @@ struct RdmaPacketExt : tlm::tlm_extension<RdmaPacketExt> {
   struct Item {
     tlm::tlm_generic_payload* response;  // the original response (its reference travels here)
     uint16_t id;                          // its response ID, as on the wire
-    uint8_t words;                        // its transactions (set bits of its word mask)
+    uint8_t words;                        // its transactions (transfer units its word mask names)
   };
   Format format = Format::Regular;
   uint8_t id_bytes = 2;    // wire layout of one transaction

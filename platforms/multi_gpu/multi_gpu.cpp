@@ -118,9 +118,9 @@ MultiGpu::Params MultiGpu::checked(const Params& p, const McStageRegistry& stage
       error(w, "dualopt.front.mshr.mask_bits (", d.front.mshr.mask_bits, ") must be the words of a ", p.l1.line_bytes,
             " B line (", p.l1.line_bytes / d.front.word_bytes, ")");
     if (p.l1.line_bytes > 128) error(w, "coalescing needs lines of at most 32 words of 4 B (MemExt::word_mask)");
-    if (d.codec.data_bytes != d.front.word_bytes)
-      error(w, "dualopt.codec.data_bytes (", d.codec.data_bytes, ") must equal the word-mask granularity (",
-            d.front.word_bytes, " B)");
+    if (d.codec.data_bytes != d.front.transfer_bytes)
+      error(w, "dualopt.codec.data_bytes (", d.codec.data_bytes, ") must equal the transfer unit the CUs ask for "
+            "(dualopt.front.transfer_bytes = ", d.front.transfer_bytes, " B)");
   }
   if (p.migration.enabled && d.mode != "off")
     error(w, "migration.enabled with dualopt.mode = ", d.mode,

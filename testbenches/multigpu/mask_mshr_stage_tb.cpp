@@ -42,6 +42,7 @@ class RemoteGpu : public sc_core::sc_module, private Tickable {
   MsgOut to_selector{"to_selector"};
   RdmaWordSelector selector;
   std::vector<uint64_t> fine_lines, line_fetches;  // requests seen
+  std::vector<uint32_t> fine_masks;                 // the word masks of the fine-grained ones
 
   RemoteGpu(sc_core::sc_module_name n, ClockDomain& clk, unsigned delay)
       : sc_core::sc_module(n), selector("selector", RdmaWordSelector::Params{}), clk_(clk), delay_(delay) {
@@ -49,7 +50,7 @@ class RemoteGpu : public sc_core::sc_module, private Tickable {
     in.set_accept([this](tlm::tlm_generic_payload& gp) {
       const MemExt& e = *gp.get_extension<MemExt>();
       (multigpu::rdma_id(gp) ? fine_lines : line_fetches).push_back(gp.get_address() & ~uint64_t{63});
-      (void)e;
+      if (multigpu::rdma_id(gp)) fine_masks.push_back(e.word_mask);
       q_.push_back({clk_.now() + delay_, &gp});
       clk_.wake(*this, clk_.now() + delay_);
       return true;
@@ -89,6 +90,7 @@ class SmSink : public sc_core::sc_module {
  public:
   MsgIn in{"in"};
   std::map<uint64_t, unsigned> answered;  // MemExt::pc -> replies
+  std::map<uint64_t, uint32_t> mask_of;   // MemExt::pc -> the word mask of its reply
   unsigned wrong_data = 0;
   sc_core::sc_time last;  // when the latest reply arrived
   explicit SmSink(sc_core::sc_module_name n) : sc_core::sc_module(n) {
@@ -96,6 +98,7 @@ class SmSink : public sc_core::sc_module {
       const MemExt& e = *gp.get_extension<MemExt>();
       last = sc_core::sc_time_stamp();
       ++answered[e.pc];
+      mask_of[e.pc] = e.word_mask;
       if (gp.get_address() >= kRemote) {  // fine-grained: its mask's words, packed
         const uint64_t line = gp.get_address() & ~uint64_t{63};
         unsigned k = 0;
@@ -212,6 +215,43 @@ TEST_CASE("MaskMshrStage: case B sends a second request for a mask not contained
   CHECK(b.sink.wrong_data == 0);
 }
 
+TEST_CASE("MaskMshrStage: 16 B transfer units: reads ask for whole units and merge by unit and each reply holds its own "
+          "words",
+          "[multigpu][mask_mshr][granularity]") {
+  MaskMshrStage::Params p;
+  p.transfer_bytes = 16;
+  Bench b(p);
+  b.read(1, 1, kRemote, 0b0000'0010);       // word 1: asks for unit 0 (words 0-3)
+  b.read(3, 2, kRemote, 0b0000'0100);       // word 2: inside unit 0, case A (with 4 B units: case B)
+  b.read(5, 3, kRemote, 0b0001'0000);       // word 4: unit 1, not inside: case B
+  b.read(7, 4, kRemote + 0x40, 0b1000'0000'0000'0000);  // word 15 of another line: unit 3
+  sc_core::sc_start(sc_core::sc_time(1, sc_core::SC_US));
+  CHECK(b.remote.fine_masks == std::vector<uint32_t>{0x000f, 0x00f0, 0xf000});
+  CHECK(b.stage.merges() == 1);
+  for (uint64_t pc = 1; pc <= 4; ++pc) CHECK(b.sink.answered[pc] == 1);
+  CHECK(b.sink.mask_of[1] == 0b0000'0010);  // its own mask back, not the unit it asked for
+  CHECK(b.sink.mask_of[2] == 0b0000'0100);
+  CHECK(b.sink.mask_of[3] == 0b0001'0000);
+  CHECK(b.sink.mask_of[4] == 0b1000'0000'0000'0000);
+  CHECK(b.sink.wrong_data == 0);  // and only its own words, with their data
+  CHECK(b.stage.idle());
+}
+
+TEST_CASE("MaskMshrStage: transfer_bytes of a whole line makes every bypassed read a line read merged by line",
+          "[multigpu][mask_mshr][granularity]") {
+  MaskMshrStage::Params p;
+  p.transfer_bytes = 64;
+  Bench b(p);
+  b.read(1, 1, kRemote, 0b0000'0001);
+  b.read(3, 2, kRemote, 0b1000'0000'0000'0000);  // the other end of the line: merged
+  sc_core::sc_start(sc_core::sc_time(1, sc_core::SC_US));
+  CHECK(b.remote.fine_masks == std::vector<uint32_t>{0xffff});
+  CHECK(b.stage.merges() == 1);
+  CHECK(b.sink.mask_of[1] == 0b0000'0001);
+  CHECK(b.sink.mask_of[2] == 0b1000'0000'0000'0000);
+  CHECK(b.sink.wrong_data == 0);
+}
+
 TEST_CASE("MaskMshrStage: local reads take the L1 and their line fetch passes the stage unchanged",
           "[multigpu][mask_mshr]") {
   Bench b;
@@ -282,6 +322,13 @@ TEST_CASE("MaskMshrStage and RdmaWordSelector: bad configurations are clear erro
                       Catch::Contains("mshr.mask_bits = 32"));
   REQUIRE_THROWS_WITH(MaskMshrStage("s2", MaskMshrStage::Params{}, clk, l1, nullptr),
                       Catch::Contains("needs the SCBU's bypass decision"));
+  for (unsigned t : {12u, 128u}) {
+    p = {};
+    p.transfer_bytes = t;
+    REQUIRE_THROWS_WITH(MaskMshrStage(("s" + std::to_string(t)).c_str(), p, clk, l1,
+                                      [](const tlm::tlm_generic_payload&) { return false; }),
+                        Catch::Contains("transfer_bytes = " + std::to_string(t) + " must be a power of two"));
+  }
   RdmaWordSelector::Params w;
   w.line_bytes = 256;
   REQUIRE_THROWS_WITH(RdmaWordSelector("w", w), Catch::Contains("line_bytes"));

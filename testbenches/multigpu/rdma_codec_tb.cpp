@@ -455,6 +455,47 @@ TEST_CASE("CoDec: de-coalesced responses are the originals, one per cycle after 
   CHECK(b.dec.idle());
 }
 
+TEST_CASE("CoDec: with 16 B transfer units a response of k units is k transactions of 2 + 16 B and comes back whole",
+          "[codec][granularity]") {
+  RdmaCoalescer::Params p;
+  p.data_bytes = 16;
+  p.per_packet = 3;
+  RoundTrip b("b", p);
+  std::vector<unsigned> wire;  // data length of each packet on the wire
+  b.dec.in.set_tap([&wire](tlm::tlm_generic_payload& gp) {
+    if (multigpu::coalesced_packet(gp)) wire.push_back(gp.get_data_length());
+  });
+  // Masks of whole 4-word units: one unit, two units, one unit = 4 transactions: the first two
+  // responses fill 3 transactions, a full packet; the third leaves by the timeout.
+  const uint64_t masks[3] = {0x00f0, 0xff00, 0x000f};
+  for (uint64_t k = 0; k < 3; ++k) {
+    Resp r = make_resp(k, 1, 1);
+    r.mask = masks[k];
+    r.data.clear();
+    for (unsigned i = 0; i < 4 * unsigned(__builtin_popcountll(r.mask)); ++i)
+      r.data.push_back(static_cast<uint8_t>(k * 17 + i * 3 + 1));
+    b.sent[k] = r;
+    b.src.at(10, [r](tlm::tlm_generic_payload& gp, MemExt& e) { fill(gp, e, r); });
+  }
+  b.run_to(200);
+  CHECK(wire == std::vector<unsigned>{3 * 18, 18});
+  CHECK(collect_stats()["stats"][std::string(b.co.name()) + ".transactions"].get<double>() == 4);
+  REQUIRE(b.sink.got().size() == 3);
+  CHECK(b.differing() == 0);  // the masks and all 4 x 16 B of data, as sent
+}
+
+TEST_CASE("CoDec: a fine-grained response whose mask names part of a transfer unit is a clear error",
+          "[codec][granularity][bad]") {
+  RdmaCoalescer::Params p;
+  p.data_bytes = 8;
+  CoBench b("b", p);
+  Resp r = make_resp(5, 1, 1);
+  r.mask = 0b0110;  // words 1 and 2: half of unit 0 and half of unit 1
+  r.data.assign(8, 1);
+  b.src.at(10, [r](tlm::tlm_generic_payload& gp, MemExt& e) { fill(gp, e, r); });
+  REQUIRE_THROWS_WITH(b.run_to(50), Catch::Contains("does not name whole transfer units of data_bytes = 8"));
+}
+
 TEST_CASE("CoDec: regular messages pass through both halves unchanged", "[codec][roundtrip]") {
   RoundTrip b("b", RdmaCoalescer::Params{});
   b.src.at(10, [](tlm::tlm_generic_payload& gp, MemExt& e) { fill_ack(gp, e, 77, 3); });
@@ -582,6 +623,9 @@ TEST_CASE("CoDec: bad configurations are clear errors", "[codec][bad]") {
   p = {};
   p.gpus = 1;
   CHECK_THROWS_WITH(construct(p), Catch::Contains("'co.gpus' = 1 is out of range"));
+  p = {};
+  p.data_bytes = 12;
+  CHECK_THROWS_WITH(construct(p), Catch::Contains("data_bytes = 12 must be a power of two and a multiple of the 4 B mask word"));
   const auto q = params_from_json<RdmaCoalescer::Params>(parse_json(R"({"timeout": 50, "per_packet": 5})", "t"), "co");
   CHECK(q.timeout == 50);
   CHECK(q.per_packet == 5);
