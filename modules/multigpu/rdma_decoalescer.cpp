@@ -65,29 +65,31 @@ tlm::tlm_generic_payload& RdmaDecoalescer::rebuild(Msg& m) {
 }
 
 bool RdmaDecoalescer::tick(uint64_t cycle) {
-  if (out.busy() || q_.empty()) return false;  // on_accept / accept wake us
-  Msg& m = q_.front();
-  if (m.at > cycle) {
-    clk_.wake(*this, m.at);
-    return false;
-  }
-  if (coalesced_packet(*m.gp)) {
-    tlm::tlm_generic_payload& r = rebuild(m);
-    ++responses_;
-    const bool last = m.next == coalesced_packet(*m.gp)->items.size();
-    if (last) {
-      ++packets_;
-      m.gp->release();
-      q_.pop_front();
-      in.retry();
+  for (unsigned sent = 0; sent < p_.per_cycle; ++sent) {
+    if (out.busy() || q_.empty()) return false;  // on_accept / accept wake us
+    Msg& m = q_.front();
+    if (m.at > cycle) {
+      clk_.wake(*this, m.at);
+      return false;
     }
-    out.send(r);
-  } else {
-    tlm::tlm_generic_payload* gp = m.gp;
-    q_.pop_front();
-    ++passthrough_;
-    in.retry();
-    out.send(*gp);
+    if (coalesced_packet(*m.gp)) {
+      tlm::tlm_generic_payload& r = rebuild(m);
+      ++responses_;
+      const bool last = m.next == coalesced_packet(*m.gp)->items.size();
+      if (last) {
+        ++packets_;
+        m.gp->release();
+        q_.pop_front();
+        in.retry();
+      }
+      out.send(r);
+    } else {
+      tlm::tlm_generic_payload* gp = m.gp;
+      q_.pop_front();
+      ++passthrough_;
+      in.retry();
+      out.send(*gp);
+    }
   }
   return !out.busy() && !q_.empty();
 }

@@ -10,11 +10,13 @@
 //
 // Timing, in cycles of clk: a message handed over in cycle c is latched in c + 1 into a queue of
 // `queue` messages (full: END_REQ withheld). In each cycle in which `out` is free, the head sends
-// one message: a coalesced packet latched in a sends its responses in a, a + 1, ..., a + k - 1
-// and is released after the last; a regular message leaves in its latch cycle. A response
-// withheld by the receiver keeps `out` busy (and the rest waiting) until it is taken.
+// one message, and again while `out` is free, up to per_cycle messages: with per_cycle = 1 a
+// coalesced packet latched in a sends its responses in a, a + 1, ..., a + k - 1 and is released
+// after the last; a regular message leaves in its latch cycle. A response withheld by the
+// receiver keeps `out` busy (and the rest waiting) until it is taken.
 // Choices the paper leaves open:
-//   * one response per cycle (one output port into the GPU);
+//   * per_cycle responses per cycle through one output port into the GPU (default 1; a receiver
+//     that takes several per cycle, such as a GPU with several boundary nodes, can use more);
 //   * the responses keep the MemExt they had at the serving GPU's coalescer; a fabric that
 //     renumbers nodes needs a Bridge after this unit (the Bridge before it only sees the packet);
 //   * the RdmaIdExt stays valid on the responses: the requester's RDMA engine maps the ID back
@@ -35,10 +37,14 @@ namespace gpusc::multigpu {
 class RdmaDecoalescer : public sc_core::sc_module, private Tickable {
  public:
   struct Params {
-    unsigned queue = 2;  // messages latched, waiting to be split or forwarded [messages] (not in the paper)
+    unsigned queue = 2;      // messages latched, waiting to be split or forwarded [messages] (not in the paper)
+    unsigned per_cycle = 1;  // messages sent into the GPU per cycle [count] (not in the paper)
     template <class F> static void describe(F&& f) {
       using S = Params;
       GPUSC_PARAM_R(queue, 1, 65536, "incoming messages waiting to be split or forwarded [messages]");
+      GPUSC_PARAM_R(per_cycle, 1, 64,
+                    "messages (responses of a packet, or regular messages) sent into the GPU per cycle, while the "
+                    "receiver takes them at once [count]");
     }
   };
 

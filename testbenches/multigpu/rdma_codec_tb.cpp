@@ -496,6 +496,21 @@ TEST_CASE("CoDec: a fine-grained response whose mask names part of a transfer un
   REQUIRE_THROWS_WITH(b.run_to(50), Catch::Contains("does not name whole transfer units of data_bytes = 8"));
 }
 
+TEST_CASE("CoDec: a de-coalescer with per_cycle 4 sends a packet's responses four per cycle", "[codec][roundtrip]") {
+  RdmaDecoalescer::Params d;
+  d.per_cycle = 4;
+  RoundTrip b("b", RdmaCoalescer::Params{}, d);
+  for (uint64_t k = 0; k < 10; ++k) b.send(10, k, 1);  // one packet of 10 in 20, latched by the de-coalescer in 21
+  b.src.at(30, [](tlm::tlm_generic_payload& gp, MemExt& e) { fill_ack(gp, e, 50, 1); });  // sent on in 32
+  b.run_to(200);
+  const auto& g = b.sink.got();
+  REQUIRE(g.size() == 11);
+  CHECK(cycles(b.sink) == std::vector<uint64_t>{21, 21, 21, 21, 22, 22, 22, 22, 23, 23, 32});
+  CHECK(b.differing() == 0);
+  CHECK(b.dec.idle());
+  CHECK(b.pool.in_use() == 0);
+}
+
 TEST_CASE("CoDec: regular messages pass through both halves unchanged", "[codec][roundtrip]") {
   RoundTrip b("b", RdmaCoalescer::Params{});
   b.src.at(10, [](tlm::tlm_generic_payload& gp, MemExt& e) { fill_ack(gp, e, 77, 3); });
