@@ -78,16 +78,20 @@ void check_bfs(std::shared_ptr<const CsrGraph> g, uint32_t source, unsigned thre
   for (uint32_t v = 0; v < g->rows; ++v) REQUIRE(expanded[v] == (ref[v] != kInf ? 1u : 0u));
   REQUIRE(w.levels() == ref);
 }
-}  // namespace
 
-TEST_CASE("bfs on a hand-made graph: levels, launches = eccentricity + 1, unreachable untouched") {
-  // Undirected: 0-1, 0-2, 1-2 (same level), 1-3, 2-3, 3-4 and a separate component 5-6.
+// Undirected: 0-1, 0-2, 1-2 (same level), 1-3, 2-3, 3-4 and a separate component 5-6.
+std::shared_ptr<const CsrGraph> hand_made_graph() {
   std::vector<CooEntry> e;
   for (auto [u, v] : std::vector<std::pair<uint32_t, uint32_t>>{{0, 1}, {0, 2}, {1, 2}, {1, 3}, {2, 3}, {3, 4}, {5, 6}}) {
     e.push_back({u, v});
     e.push_back({v, u});
   }
-  auto g = std::make_shared<const CsrGraph>(CsrGraph::from_coo(7, 7, e, false));
+  return std::make_shared<const CsrGraph>(CsrGraph::from_coo(7, 7, e, false));
+}
+}  // namespace
+
+TEST_CASE("bfs on a hand-made graph: levels, launches = eccentricity + 1, unreachable untouched") {
+  auto g = hand_made_graph();
   const auto ref = reference_levels(*g, 0);
   REQUIRE(ref == std::vector<uint32_t>{0, 1, 1, 2, 3, kInf, kInf});  // by hand
   check_bfs(g, 0, 32);
@@ -120,14 +124,8 @@ TEST_CASE("bfs rejects a source outside the graph and a non-square matrix") {
 }
 
 TEST_CASE("bfs source_from max-degree starts at the vertex with the most arcs and the lowest id on a tie") {
-  // Undirected: 0-1, 0-2, 1-2, 1-3, 2-3, 3-4, 5-6; degrees 2, 3, 3, 3, 1, 1, 1: vertices 1, 2 and
-  // 3 tie at 3 arcs, so the search starts at 1.
-  std::vector<CooEntry> e;
-  for (auto [u, v] : std::vector<std::pair<uint32_t, uint32_t>>{{0, 1}, {0, 2}, {1, 2}, {1, 3}, {2, 3}, {3, 4}, {5, 6}}) {
-    e.push_back({u, v});
-    e.push_back({v, u});
-  }
-  auto g = std::make_shared<const CsrGraph>(CsrGraph::from_coo(7, 7, e, false));
+  // Degrees 2, 3, 3, 3, 1, 1, 1: vertices 1, 2 and 3 tie at 3 arcs, so the search starts at 1.
+  auto g = hand_made_graph();
   BfsWorkload::Params p;
   p.source_from = "max-degree";
   p.source = 6;  // ignored under max-degree
