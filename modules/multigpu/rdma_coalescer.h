@@ -77,8 +77,9 @@ class RdmaCoalescer : public sc_core::sc_module, private Tickable {
       GPUSC_PARAM_R(self, 0, 1023, "this GPU's id on the fabric");
       GPUSC_PARAM_R(buffer_entries, 1, 65536, "transactions per destination buffer [entries] (004 Table 1: 64)");
       GPUSC_PARAM_R(per_packet, 1, 255, "transactions per coalesced packet [count] (004 §4.1.3: 10)");
-      GPUSC_PARAM_R(data_bytes, 1, 4096, "data bytes per transaction = the fine-grained transfer unit [bytes], a power "
-                                         "of two multiple of the 4 B mask word (004: 4; §6.2: 8, 16)");
+      GPUSC_PARAM_R(data_bytes, 1, 128, "data bytes per transaction = the fine-grained transfer unit [bytes], a power "
+                                        "of two multiple of the 4 B mask word, at most a 128 B line (MemExt::word_mask "
+                                        "holds 32 words) (004: 4; §6.2: 8, 16)");
       GPUSC_PARAM_R(id_bytes, 1, 2, "response ID bytes per transaction [bytes] (004: 2)");
       GPUSC_PARAM_R(timeout, 1, 1000000, "idle cycles after the last arrival before a buffer is flushed [cycles] "
                                          "(004: 30; §6.2: 10, 30, 50)");
