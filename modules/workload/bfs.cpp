@@ -90,7 +90,7 @@ BfsWorkload::BfsWorkload(const Params& p, std::shared_ptr<const CsrGraph> graph)
   if (p_.source_from == "max-degree") {
     uint32_t best = 0;
     for (uint32_t v = 1; v < g_->rows; ++v)
-      if (g_->row_ptr[v + 1] - g_->row_ptr[v] > g_->row_ptr[best + 1] - g_->row_ptr[best]) best = v;
+      if (g_->degree(v) > g_->degree(best)) best = v;
     p_.source = best;
   }
   if (p_.source >= g_->rows)

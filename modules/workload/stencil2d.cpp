@@ -110,10 +110,9 @@ std::unique_ptr<Kernel> Stencil2dWorkload::launch(unsigned i) {
     for (unsigned y = 0; y < rows; ++y)
       for (unsigned x = 0; x < cols; ++x) {
         auto at = [&](unsigned xx, unsigned yy) { return t[uint64_t(yy) * cols + xx]; };
-        const float c = at(x, y), n = at(x, y ? y - 1 : 0), s = at(x, std::min(y + 1, rows - 1));
         const unsigned xw = x ? x - 1 : 0, xe = std::min(x + 1, cols - 1);
         const unsigned yn = y ? y - 1 : 0, ys = std::min(y + 1, rows - 1);
-        const float w = at(xw, y), e = at(xe, y);
+        const float c = at(x, y), n = at(x, yn), s = at(x, ys), w = at(xw, y), e = at(xe, y);
         float out = c + 0.1f * (n + s + w + e - 4.0f * c);
         if (p_.points == 9) out += 0.05f * (at(xw, yn) + at(xe, yn) + at(xw, ys) + at(xe, ys) - 4.0f * c);
         (*next)[uint64_t(y) * cols + x] = out + 0.01f * power_value(uint64_t(y) * cols + x);
