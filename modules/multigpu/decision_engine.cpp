@@ -80,7 +80,10 @@ void DecisionEngine::observe_eviction(unsigned cache, uint64_t line) {
 void DecisionEngine::decide() {
   for (const auto& [k, mask] : open_) close_residency(mask);
   open_.clear();
-  mode_ = classify(w_.remote_ratio(), w_.block_use(p_.words_per_line), w_.hit_rate(), p_);
+  // Without remote reads block use and hit rate are 0 / 0: neither mode would act (remote writes
+  // and atomics stay conventional), so the run is left as it is.
+  mode_ = w_.remote_reads == 0 ? Mode::LocalDominated
+                               : classify(w_.remote_ratio(), w_.block_use(p_.words_per_line), w_.hit_rate(), p_);
   for (auto& f : listeners_) f(mode_);
 }
 

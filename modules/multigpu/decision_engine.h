@@ -19,7 +19,12 @@
 //     masks of the remote reads to it during the residency) over words_per_line. Block use =
 //     words used over all residencies / (residencies x words_per_line), i.e. the mean fraction
 //     of a remote line's words read while it is cached. Residencies still open when the window
-//     closes count with the words used so far; a window without remote reads has block use 0;
+//     closes count with the words used so far;
+//   * a window without remote reads (transpose: its remote accesses are stores) is declared
+//     LocalDominated whatever its remote ratio: its block use and hit rate are 0 / 0, and neither
+//     mode changes remote writes or atomics (§4: they stay conventional), so there is nothing to
+//     optimize (before 2026-11-28 it counted as block use 0 and chose coalescing, whose
+//     de-coalescer then only delayed the write acks: transpose -7%);
 //   * the window: after warmup_accesses L1 accesses (all kinds), it lasts until window_remote
 //     remote accesses have been seen, or until window_remote / remote_thresh accesses (1M with
 //     the defaults), whichever comes first; the second bound makes a local-dominated run decide

@@ -25,6 +25,7 @@ struct Feeder {
   void remote_read(bool hit, uint64_t mask = 1, unsigned cache = 0, uint64_t at = UINT64_MAX) {
     de.observe({cache, at == UINT64_MAX ? 64 * line++ : at, mask, true, true, hit});
   }
+  void remote_write() { de.observe({0, 64 * line++, 1, true, false, false}); }
   void local(uint64_t n) {
     for (uint64_t k = 0; k < n; ++k) de.observe({0, 0x8000'0000ull + 64 * k, 1, false, true, false});
   }
@@ -187,4 +188,23 @@ TEST_CASE("Decision: bad thresholds and masks are clear errors", "[decision][bad
   p.warmup_accesses = 0;
   DecisionEngine de("c", p);
   CHECK_THROWS_WITH(de.observe({0, 0, 0x10000, true, true, false}), Catch::Contains("bits past words_per_line = 16"));
+}
+
+TEST_CASE("Decision: a window whose remote accesses are all writes is local-dominated, one remote read makes it coalescing",
+          "[decision]") {
+  for (bool one_read : {false, true}) {
+    P p;
+    p.warmup_accesses = 0;
+    DecisionEngine de(one_read ? "de_read" : "de_writes", p);
+    Feeder f{de};
+    // 20000 remote accesses and 20000 local ones: remote ratio 0.5, far above remote_thresh.
+    for (unsigned k = 0; k < 20000; ++k) {
+      f.local(1);
+      if (one_read && k == 19999) f.remote_read(false);
+      else f.remote_write();
+    }
+    CHECK(de.window().remote == 20000);
+    CHECK(de.window().remote_reads == (one_read ? 1u : 0u));
+    CHECK(de.mode() == (one_read ? Mode::Coalescing : Mode::LocalDominated));
+  }
 }
