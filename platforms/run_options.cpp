@@ -7,6 +7,7 @@
 #include <iostream>
 #include <sstream>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "common/report.h"
@@ -25,12 +26,12 @@ constexpr const char* kWho = "gpusc.config";
   std::exit(2);
 }
 
-// Creates (truncates) `path` now, so an unwritable output is found before the run.
+// An unwritable output is found before the run, and an existing file is left as it is.
 void check_writable(const Program& prog, const po::options_description& desc, const char* opt,
                     const std::string& path) {
   if (path.empty()) usage_error(prog, desc, std::string(opt) + " needs a file name, got an empty one");
-  std::ofstream f(path, std::ios::trunc);
-  if (!f) usage_error(prog, desc, std::string(opt) + " '" + path + "' cannot be written (missing folder or no permission)");
+  const std::string why = unwritable(path);
+  if (!why.empty()) usage_error(prog, desc, std::string(opt) + " '" + path + "' cannot be written (" + why + ")");
 }
 
 // A null anywhere in a --config file would delete that part of the preset (JSON merge patch).
@@ -111,7 +112,8 @@ RunOptions parse_run_options(int argc, char** argv, const Program& prog, const p
   if (extra) desc.add(*extra);
   po::variables_map vm;
   try {
-    po::store(po::command_line_parser(argc, argv).options(desc).run(), vm);
+    const po::positional_options_description none;  // a stray word is an error, not dropped
+    po::store(po::command_line_parser(argc, argv).options(desc).positional(none).run(), vm);
     if (vm.count("help")) {
       std::cout << prog.usage_head << desc << prog.usage_tail;
       std::exit(0);
@@ -293,6 +295,17 @@ void report_run(const RunOptions& o, const Program& prog, const RunConfig& rc, c
       {"name", rc.kernel}, {"params", workload_effective_params(rc.kernel, rc.kernel_params)}, {"seed", rc.seed}};
   out["summary"] = summary;
   write_json_file(o.out, out);
+}
+
+std::string unwritable(const std::string& path) {
+  struct stat st {};
+  if (stat(path.c_str(), &st) == 0) {
+    if (S_ISDIR(st.st_mode)) return "it is a folder";
+    return access(path.c_str(), W_OK) == 0 ? "" : "no permission";
+  }
+  if (!std::ofstream(path)) return "missing folder or no permission";
+  std::remove(path.c_str());
+  return "";
 }
 
 }  // namespace gpusc::cli

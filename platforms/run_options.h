@@ -50,6 +50,11 @@ struct Fraction {
 void validate(boost::any& out, const std::vector<std::string>& values, Count*, int);
 void validate(boost::any& out, const std::vector<std::string>& values, Fraction*, int);
 
+// Why `path` cannot be written as an output file ("" if it can), found without changing it: an
+// existing file is checked for write permission and kept as it is (a run refused later must not
+// leave it empty); a new one is created and removed again.
+std::string unwritable(const std::string& path);
+
 struct RunOptions {
   std::string preset, config, kernel, trace_dir, out, trace, memory_plugin, memory_plugin_args;
   std::vector<std::string> sets;

@@ -103,7 +103,8 @@ Options parse(int argc, char** argv) {
   // clang-format on
   try {
     po::variables_map vm;
-    po::store(po::command_line_parser(argc, argv).options(d).run(), vm);
+    const po::positional_options_description none;  // a stray word is an error, not dropped
+    po::store(po::command_line_parser(argc, argv).options(d).positional(none).run(), vm);
     if (vm.count("help")) {
       std::cout << kUsageHead << d << kUsageTail;
       std::exit(0);
@@ -118,8 +119,8 @@ Options parse(int argc, char** argv) {
     if (mesh && o.routing.empty()) o.routing = "xy";
     if (vm.count("json")) {  // created now, so an unwritable file is found before the run
       if (o.json.empty()) usage_error(d, "--json needs a file name, got an empty one");
-      if (!std::ofstream(o.json, std::ios::trunc))
-        usage_error(d, "--json '" + o.json + "' cannot be written (missing folder or no permission)");
+      const std::string why = gpusc::cli::unwritable(o.json);
+      if (!why.empty()) usage_error(d, "--json '" + o.json + "' cannot be written (" + why + ")");
     }
   } catch (const po::error& e) {
     usage_error(d, e.what());
@@ -139,6 +140,10 @@ Options parse(int argc, char** argv) {
   check_flag<TP>(d, "--packet-flits", static_cast<double>(o.packet_flits), "packet_flits");
   check_flag<TP>(d, "--warmup", static_cast<double>(o.warmup), "warmup");
   check_flag<TP>(d, "--cycles", static_cast<double>(o.cycles), "cycles");
+  if (o.topology == "ring" && o.k < 2) usage_error(d, "--k must be at least 2 on a ring, got " + std::to_string(o.k));
+  if (o.topology == "mesh" && o.traffic == "transpose" && o.k != o.m)
+    usage_error(d, "--traffic transpose needs a square mesh: --k " + std::to_string(o.k) + " and --m " +
+                       std::to_string(o.m) + " differ");
   if (o.topology == "ring" && o.vcs < 2)
     usage_error(d, "--vcs must be at least 2 on a ring (two dateline classes keep it deadlock-free)");
   // Lanes split mesh rows or ring nodes; a crossbar stays in lane 0 whatever the count.

@@ -49,6 +49,9 @@ void apply_override(json& cfg, const std::string& assignment) {
   const std::string path = assignment.substr(0, eq), text = assignment.substr(eq + 1);
   json value = json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (value.is_discarded()) value = text;
+  if (value.is_null())
+    error("gpusc.params", "override '", assignment, "' would drop '", path,
+          "' from the configuration (a null removes what the preset set); give the values to change");
   std::stringstream ss(path);
   std::vector<std::string> parts;
   for (std::string p; std::getline(ss, p, '.');) {
