@@ -117,7 +117,7 @@ Options parse(int argc, char** argv) {
     if (!mesh && vm.count("m")) usage_error(d, "--m (mesh rows) applies to a mesh only; a " + o.topology +
                                                    " has --k nodes");
     if (mesh && o.routing.empty()) o.routing = "xy";
-    if (vm.count("json")) {  // created now, so an unwritable file is found before the run
+    if (vm.count("json")) {  // checked now (an existing file kept as it is), so an unwritable one is found before the run
       if (o.json.empty()) usage_error(d, "--json needs a file name, got an empty one");
       const std::string why = gpusc::cli::unwritable(o.json);
       if (!why.empty()) usage_error(d, "--json '" + o.json + "' cannot be written (" + why + ")");
