@@ -117,7 +117,7 @@ Options parse(int argc, char** argv) {
     if (!mesh && vm.count("m")) usage_error(d, "--m (mesh rows) applies to a mesh only; a " + o.topology +
                                                    " has --k nodes");
     if (mesh && o.routing.empty()) o.routing = "xy";
-    if (vm.count("json")) {  // checked now (an existing file kept as it is), so an unwritable one is found before the run
+    if (vm.count("json")) {  // checked now, an existing file kept as it is: found before the run
       if (o.json.empty()) usage_error(d, "--json needs a file name, got an empty one");
       const std::string why = gpusc::cli::unwritable(o.json);
       if (!why.empty()) usage_error(d, "--json '" + o.json + "' cannot be written (" + why + ")");
@@ -140,7 +140,8 @@ Options parse(int argc, char** argv) {
   check_flag<TP>(d, "--packet-flits", static_cast<double>(o.packet_flits), "packet_flits");
   check_flag<TP>(d, "--warmup", static_cast<double>(o.warmup), "warmup");
   check_flag<TP>(d, "--cycles", static_cast<double>(o.cycles), "cycles");
-  if (o.topology == "ring" && o.k < 2) usage_error(d, "--k must be at least 2 on a ring, got " + std::to_string(o.k));
+  if (o.topology == "ring" && o.k < 2)
+    usage_error(d, "--k must be at least 2 on a ring, got " + std::to_string(o.k));
   if (o.topology == "mesh" && o.traffic == "transpose" && o.k != o.m)
     usage_error(d, "--traffic transpose needs a square mesh: --k " + std::to_string(o.k) + " and --m " +
                        std::to_string(o.m) + " differ");
