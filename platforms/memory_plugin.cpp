@@ -2,6 +2,8 @@
 
 #include <dlfcn.h>
 
+#include <exception>
+
 #include "common/report.h"
 
 namespace gpusc::cli {
@@ -41,7 +43,14 @@ void MemoryPlugin::bind(Platform& platform) {
     for (unsigned i = 0; i < block.params().mcs; ++i) {
       MemoryPartition& mc = block.mc(i);
       if (mc.params().memory != "external") continue;
-      sc_core::sc_module* m = make_(model_name(mc.name()).c_str(), index, args_.c_str(), mc.memory_socket());
+      sc_core::sc_module* m = nullptr;
+      try {
+        m = make_(model_name(mc.name()).c_str(), index, args_.c_str(), mc.memory_socket());
+      } catch (const sc_core::sc_report&) {
+        throw;  // a gpusc error already says who
+      } catch (const std::exception& e) {
+        error(kWho, "--memory-plugin '", path_, "' failed to make the model for ", mc.name(), ": ", e.what());
+      }
       if (!m) error(kWho, "--memory-plugin '", path_, "' returned no model for ", mc.name());
       models_.emplace_back(m);
       ++index;

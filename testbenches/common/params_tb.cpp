@@ -151,6 +151,24 @@ TEST_CASE("Params: malformed JSON text and a missing file are errors naming the 
   CHECK(load(cfg["l1"]).depth == 16);
 }
 
+TEST_CASE("Params: a configuration file that is a folder or empty is an error saying so") {
+  const std::string dir = temp_path("gpusc_params_dir");
+  std::filesystem::create_directory(dir);
+  REQUIRE_THROWS_WITH(load_json_file(dir), Contains("configuration file '" + dir + "' is a folder"));
+  std::filesystem::remove(dir);
+  const std::string empty = temp_path("gpusc_params_empty");
+  std::ofstream(empty) << " \n";
+  REQUIRE_THROWS_WITH(load_json_file(empty), Contains("configuration file '" + empty + "' is empty"));
+  std::remove(empty.c_str());
+}
+
+TEST_CASE("Params: an override to null is refused, not a silent removal of the section") {
+  json cfg = {{"mc", {{"depth", 2}}}};
+  REQUIRE_THROWS_WITH(apply_override(cfg, "mc=null"), Contains("would drop 'mc'"));
+  REQUIRE_THROWS_WITH(apply_override(cfg, "mc.depth=null"), Contains("would drop 'mc.depth'"));
+  CHECK(cfg["mc"]["depth"] == 2);
+}
+
 TEST_CASE("Params: apply_override sets nested keys numbers strings and arrays") {
   json cfg = {{"gpu", {{"l1", {{"label", "keep"}, {"depth", 2}}}}}};
   apply_override(cfg, "gpu.l1.depth=8");          // replaces an existing value
