@@ -3,7 +3,7 @@
 #include <fstream>
 #include <sstream>
 
-#include <sys/stat.h>
+#include "common/input_file.h"
 
 namespace gpusc {
 namespace detail {
@@ -37,17 +37,11 @@ json parse_json(const std::string& text, const std::string& what) {
 }
 
 json load_json_file(const std::string& path) {
-  struct stat st {};
-  if (stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
-    error("gpusc.params", "configuration file '", path, "' is a folder, not a JSON file");
-  std::ifstream in(path);
-  if (!in) error("gpusc.params", "cannot open configuration file '", path, "'");
+  std::ifstream in;
+  open_input(in, path, "gpusc.params", "configuration file");
   std::stringstream ss;
   ss << in.rdbuf();
-  const std::string text = ss.str();
-  if (text.find_first_not_of(" \t\r\n") == std::string::npos)
-    error("gpusc.params", "configuration file '", path, "' is empty; it must hold a JSON object");
-  return parse_json(text, "'" + path + "'");
+  return parse_json(ss.str(), "'" + path + "'");
 }
 
 void apply_override(json& cfg, const std::string& assignment) {

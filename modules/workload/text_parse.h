@@ -1,4 +1,4 @@
-// Text helpers shared by the input readers: opening an input file with clear errors,
+// Text helpers shared by the input readers: opening an input file with clear errors (common/input_file.h),
 // whitespace tokenising and locale-independent number parsing (std::from_chars), so a file
 // reads the same on every platform.
 #pragma once
@@ -11,24 +11,12 @@
 #include <system_error>
 #include <vector>
 
+#include "common/input_file.h"
 #include "common/report.h"
 
 namespace gpusc::text {
 
-// Opens `path` for reading into `in`: a missing path, a directory, an unreadable file and an
-// empty file are errors from `who` naming the path and `what` ("Matrix Market file"). Returns
-// the file's size in bytes (readers bound what a header declares by it).
-inline uint64_t open_input(std::ifstream& in, const std::string& path, const char* who, const char* what) {
-  std::error_code ec;
-  const auto st = std::filesystem::status(path, ec);
-  if (ec || !std::filesystem::exists(st)) error(who, "cannot open ", what, " '", path, "': no such file");
-  if (std::filesystem::is_directory(st)) error(who, "cannot read ", what, " '", path, "': it is a directory");
-  const uint64_t bytes = std::filesystem::file_size(path, ec);
-  in.open(path, std::ios::binary);
-  if (!in) error(who, "cannot open ", what, " '", path, "'");
-  if (!ec && bytes == 0) error(who, what, " '", path, "' is empty");
-  return ec ? UINT64_MAX : bytes;
-}
+using gpusc::open_input;  // common/input_file.h: missing, directory, unreadable and empty files named
 
 // Splits on spaces and tabs; a trailing '\r' (CRLF files) counts as whitespace.
 inline void split(std::string_view line, std::vector<std::string_view>& out) {

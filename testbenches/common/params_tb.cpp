@@ -154,10 +154,10 @@ TEST_CASE("Params: malformed JSON text and a missing file are errors naming the 
 TEST_CASE("Params: a configuration file that is a folder or empty is an error saying so") {
   const std::string dir = temp_path("gpusc_params_dir");
   std::filesystem::create_directory(dir);
-  REQUIRE_THROWS_WITH(load_json_file(dir), Contains("configuration file '" + dir + "' is a folder"));
+  REQUIRE_THROWS_WITH(load_json_file(dir), Contains("cannot read configuration file '" + dir + "': it is a directory"));
   std::filesystem::remove(dir);
   const std::string empty = temp_path("gpusc_params_empty");
-  std::ofstream(empty) << " \n";
+  std::ofstream{empty};
   REQUIRE_THROWS_WITH(load_json_file(empty), Contains("configuration file '" + empty + "' is empty"));
   std::remove(empty.c_str());
 }
