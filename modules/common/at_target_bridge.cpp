@@ -33,25 +33,30 @@ tlm::tlm_sync_enum AtTargetBridge::nb_transport_fw(tlm::tlm_generic_payload& gp,
   if (ph == tlm::END_RESP) {
     if (&gp != resp_open_) error(name(), "END_RESP for a transaction whose response phase is not open");
     resp_open_ = nullptr;
+    resp_free_at_ = sc_core::sc_time_stamp() + t;
     wake_.notify(t);
     return tlm::TLM_COMPLETED;
   }
   if (ph != tlm::BEGIN_REQ) error(name(), "phase ", ph, " on the forward path (BEGIN_REQ or END_RESP expected)");
   if (req_) error(name(), "BEGIN_REQ while an earlier request has not received END_REQ (request exclusion rule)");
   ++begun_;
-  auto refuse = [&](tlm::tlm_response_status s) {
+  if (const tlm::tlm_response_status s = refusal(gp); s != tlm::TLM_INCOMPLETE_RESPONSE) {
     gp.set_response_status(s);
     return tlm::TLM_COMPLETED;
-  };
-  if (gp.get_command() == tlm::TLM_IGNORE_COMMAND) return refuse(tlm::TLM_OK_RESPONSE);
-  if (gp.get_data_length() == 0 || gp.get_data_length() > p_.max_bytes ||
-      gp.get_streaming_width() < gp.get_data_length())
-    return refuse(tlm::TLM_BURST_ERROR_RESPONSE);
-  if (gp.get_byte_enable_ptr() && !word_enables(gp)) return refuse(tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE);
+  }
   req_ = &gp;
   req_at_ = sc_core::sc_time_stamp() + t;
   wake_.notify(t);
   return tlm::TLM_ACCEPTED;
+}
+
+tlm::tlm_response_status AtTargetBridge::refusal(const tlm::tlm_generic_payload& gp) const {
+  if (gp.get_command() == tlm::TLM_IGNORE_COMMAND) return tlm::TLM_OK_RESPONSE;
+  if (gp.get_data_length() == 0 || gp.get_data_length() > p_.max_bytes ||
+      gp.get_streaming_width() < gp.get_data_length())
+    return tlm::TLM_BURST_ERROR_RESPONSE;
+  if (gp.get_byte_enable_ptr() && !word_enables(gp)) return tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE;
+  return tlm::TLM_INCOMPLETE_RESPONSE;
 }
 
 bool AtTargetBridge::word_enables(const tlm::tlm_generic_payload& gp) const {
@@ -84,7 +89,7 @@ tlm::tlm_generic_payload& AtTargetBridge::internal_of(const tlm::tlm_generic_pay
         e.sector_mask |= 1u << ((off + 4 * w) / 32);
       }
     gp.set_address(ext.get_address() - off);
-    gp.set_data_length(4 * k ? 4 * k : 4);
+    gp.set_data_length(k ? 4 * k : 4);
     gp.set_streaming_width(gp.get_data_length());
   }
   if (const MemExt* own = ext.get_extension<MemExt>()) {
@@ -100,6 +105,10 @@ tlm::tlm_generic_payload& AtTargetBridge::internal_of(const tlm::tlm_generic_pay
     const uint64_t last = std::min<uint64_t>(off + len, p_.line_bytes) - 1;  // within this line
     for (uint64_t w = off / 4; w <= last / 4; ++w) e.word_mask |= 1u << w;
     for (uint64_t s = off / 32; s <= last / 32; ++s) e.sector_mask |= 1u << s;
+    // Whole words inside one line, not from its start: gpusc's partial write, as an SM sends it
+    // (line address, word_mask, the words packed: here they are contiguous, so already packed).
+    if (ext.is_write() && off && off % 4 == 0 && len % 4 == 0 && off + len <= p_.line_bytes)
+      gp.set_address(ext.get_address() - off);
   }
   e.t_issue = sc_core::sc_time_stamp();
   route_(ext, e);
@@ -109,7 +118,7 @@ tlm::tlm_generic_payload& AtTargetBridge::internal_of(const tlm::tlm_generic_pay
 void AtTargetBridge::pump() {
   const sc_core::sc_time now = sc_core::sc_time_stamp();
   // The request phase: hand the request in, END_REQ once gpusc has taken it.
-  if (req_ && !req_internal_ && req_at_ <= now && !out.busy() && inside_.size() < p_.max_outstanding) {
+  if (req_ && !req_internal_ && req_at_ <= now && window_free()) {
     tlm::tlm_generic_payload& gp = internal_of(*req_);
     inside_[&gp] = req_;
     req_internal_ = &gp;
@@ -126,8 +135,16 @@ void AtTargetBridge::pump() {
   } else if (req_ && req_at_ > now) {
     wake_.notify(req_at_ - now);
   }
-  // The response phase: one at a time.
-  while (!resp_open_ && !replies_.empty()) {
+  // A b_transport request when no AT request is due (the AT request phase goes first).
+  if (!blocking_.empty() && !(req_ && !req_internal_ && req_at_ <= now) && window_free()) {
+    tlm::tlm_generic_payload& gp = internal_of(*blocking_.front());
+    inside_[&gp] = blocking_.front();
+    blocking_.pop_front();
+    out.send(gp);
+  }
+  // The response phase: one at a time, from when the previous one ended (END_RESP's annotation).
+  // A b_transport request's reply needs no phase: its caller's thread wakes.
+  while (!resp_open_ && !replies_.empty() && (resp_free_at_ <= now || lt_.count(inside_.at(replies_.front())))) {
     tlm::tlm_generic_payload* gp = replies_.front();
     replies_.pop_front();
     auto it = inside_.find(gp);
@@ -137,6 +154,11 @@ void AtTargetBridge::pump() {
       std::memcpy(ext.get_data_ptr(), gp->get_data_ptr(), std::min(ext.get_data_length(), gp->get_data_length()));
     gp->release();
     ext.set_response_status(tlm::TLM_OK_RESPONSE);
+    if (auto lt = lt_.find(&ext); lt != lt_.end()) {
+      lt->second = true;
+      lt_done_.notify(sc_core::SC_ZERO_TIME);
+      continue;
+    }
     tlm::tlm_phase ph = tlm::BEGIN_RESP;
     sc_core::sc_time t = sc_core::SC_ZERO_TIME;
     const tlm::tlm_sync_enum r = socket->nb_transport_bw(ext, ph, t);
@@ -145,15 +167,30 @@ void AtTargetBridge::pump() {
       resp_open_ = &ext;
     } else if (r == tlm::TLM_UPDATED && ph != tlm::END_RESP) {
       error(name(), "initiator answered BEGIN_RESP with TLM_UPDATED and phase ", ph, " (END_RESP expected)");
+    } else {
+      resp_free_at_ = now + t;  // TLM_COMPLETED or TLM_UPDATED(END_RESP), annotated t
     }
   }
+  if (!resp_open_ && !replies_.empty() && resp_free_at_ > now) wake_.notify(resp_free_at_ - now);
   // A freed window slot may admit the waiting request.
-  if (req_ && !req_internal_ && req_at_ <= now && !out.busy() && inside_.size() < p_.max_outstanding)
+  if (((req_ && !req_internal_ && req_at_ <= now) || !blocking_.empty()) && window_free())
     wake_.notify(sc_core::SC_ZERO_TIME);
 }
 
-void AtTargetBridge::b_transport(tlm::tlm_generic_payload&, sc_core::sc_time&) {
-  error(name(), "b_transport: this boundary has no loosely-timed path; use nb_transport (the AT base protocol)");
+void AtTargetBridge::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& t) {
+  ++begun_;
+  if (const tlm::tlm_response_status s = refusal(gp); s != tlm::TLM_INCOMPLETE_RESPONSE) {
+    gp.set_response_status(s);
+    return;
+  }
+  if (lt_.count(&gp)) error(name(), "b_transport with a payload already inside gpusc");
+  sc_core::wait(t);  // the initiator's local time, synchronized: gpusc runs on the kernel's time
+  t = sc_core::SC_ZERO_TIME;
+  lt_[&gp] = false;
+  blocking_.push_back(&gp);
+  wake_.notify(sc_core::SC_ZERO_TIME);
+  while (!lt_.at(&gp)) sc_core::wait(lt_done_);
+  lt_.erase(&gp);
 }
 
 }  // namespace gpusc

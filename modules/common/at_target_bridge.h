@@ -20,12 +20,22 @@
 // TLM_ACCEPTED and END_RESP later (no other BEGIN_RESP until then: response exclusion).
 // Byte enables: a write whose byte enables cover its length (byte enable length = data length),
 // whole 4 B words each all 0xff or all 0x00, word-aligned within one line, becomes gpusc's partial
-// write (line address, word_mask of the enabled words, their data packed), as an SM sends it.
+// write (line address, word_mask of the enabled words, their data packed), as an SM sends it;
+// so does a write of whole words within one line that does not start at the line's start (its
+// words are contiguous, hence already packed), so that an AtInitiatorBridge further on unpacks
+// it to its place (found by a network used as a transport between two bridges, ni_conformance_tb).
 // Requests the bridge cannot honour complete at once (TLM_COMPLETED) with the standard's error
 // status instead of being silently changed: other byte enables (TLM_BYTE_ENABLE_ERROR_RESPONSE),
 // a length of 0 or over max_bytes, or a streaming width below the length
 // (TLM_BURST_ERROR_RESPONSE). TLM_IGNORE_COMMAND completes at once with TLM_OK_RESPONSE.
-// No loosely-timed path: b_transport is an error naming the bridge (DMI: none; debug: 0 bytes).
+// Response exclusion honours END_RESP's timing annotation: after END_RESP (or a BEGIN_RESP
+// answered TLM_COMPLETED / TLM_UPDATED(END_RESP)) annotated t, the next BEGIN_RESP goes at
+// sc_time_stamp() + t at the earliest.
+// Loosely-timed path: b_transport (called from the initiator's thread, as the standard requires)
+// applies the same checks and error statuses, waits out its annotation, then its request queues
+// with the AT ones for out (the AT request phase goes first) and the caller's thread waits until
+// gpusc answers; it returns with the data, TLM_OK_RESPONSE and the annotation zero (the time was
+// spent in wait). DMI: none; debug: 0 bytes.
 #pragma once
 #include <cstdint>
 #include <deque>
@@ -67,6 +77,10 @@ class AtTargetBridge : public sc_core::sc_module, private tlm::tlm_fw_transport_
   unsigned int transport_dbg(tlm::tlm_generic_payload&) override { return 0; }
   tlm::tlm_generic_payload& internal_of(const tlm::tlm_generic_payload& ext);
   bool word_enables(const tlm::tlm_generic_payload& gp) const;  // byte enables gpusc can carry
+  // The error status of a request the bridge cannot honour (TLM_OK_RESPONSE for
+  // TLM_IGNORE_COMMAND), or TLM_INCOMPLETE_RESPONSE when it goes into gpusc.
+  tlm::tlm_response_status refusal(const tlm::tlm_generic_payload& gp) const;
+  bool window_free() const { return !out.busy() && inside_.size() < p_.max_outstanding; }
   void pump();  // SC_METHOD
 
   const Params p_;
@@ -78,6 +92,10 @@ class AtTargetBridge : public sc_core::sc_module, private tlm::tlm_fw_transport_
   std::unordered_map<tlm::tlm_generic_payload*, tlm::tlm_generic_payload*> inside_;  // internal -> initiator's
   std::deque<tlm::tlm_generic_payload*> replies_;  // internal replies waiting for BEGIN_RESP
   tlm::tlm_generic_payload* resp_open_ = nullptr;  // initiator's transaction in its response phase
+  sc_core::sc_time resp_free_at_;                  // when the last response phase ended (END_RESP's annotation)
+  std::deque<tlm::tlm_generic_payload*> blocking_;  // b_transport requests waiting for out
+  std::unordered_map<tlm::tlm_generic_payload*, bool> lt_;  // b_transport requests inside: answered?
+  sc_core::sc_event lt_done_;
   sc_core::sc_event wake_;
   uint64_t begun_ = 0;
 };

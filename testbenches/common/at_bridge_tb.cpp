@@ -4,6 +4,7 @@
 // of each style (2-phase, 4-phase, TLM_UPDATED, early completion, back-pressure).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <deque>
 #include <memory>
 #include <string>
@@ -361,12 +362,149 @@ TEST_CASE("AtTargetBridge: requests it cannot honour complete with the standard'
   CHECK(echo.seen[0].address == 0x1000);
   CHECK(echo.seen[0].word_mask == ((1u << 5) | (1u << 7)));
   CHECK(echo.seen[0].data == std::vector<unsigned char>{0, 1, 2, 3, 8, 9, 10, 11});
-  tlm::tlm_generic_payload lt;
-  lt.set_data_ptr(data);
-  lt.set_data_length(4);
-  lt.set_streaming_width(4);
-  sc_time t = sc_core::SC_ZERO_TIME;
-  REQUIRE_THROWS_WITH(ini.socket->b_transport(lt, t), Catch::Contains("no loosely-timed path"));
+}
+
+TEST_CASE("AtTargetBridge: a loosely-timed initiator's b_transport goes through gpusc and returns answered",
+          "[tlm][bridge]") {
+  // Two threads of one LT initiator call b_transport at once (a 64 B read, a 32 B write, each
+  // annotated 3 ns) and then a request the bridge refuses and a TLM_IGNORE_COMMAND. Echo answers
+  // 10 ns after it takes a request, one at a time. The old bridge stopped with an error.
+  struct Lt : sc_core::sc_module, tlm::tlm_bw_transport_if<> {
+    tlm::tlm_initiator_socket<32> socket{"socket"};
+    struct Done {
+      tlm::tlm_response_status status;
+      sc_time at, annotation;
+      std::vector<unsigned char> data;
+    };
+    std::vector<Done> done;
+    explicit Lt(sc_core::sc_module_name n) : sc_core::sc_module(n) {
+      SC_HAS_PROCESS(Lt);
+      socket.bind(*this);
+      SC_THREAD(reader);
+      SC_THREAD(writer);
+    }
+    void call(tlm::tlm_command cmd, uint64_t a, unsigned len) {
+      std::vector<unsigned char> buf(len, 0x5a);
+      tlm::tlm_generic_payload gp;
+      gp.set_command(cmd);
+      gp.set_address(a);
+      gp.set_data_ptr(buf.data());
+      gp.set_data_length(len);
+      gp.set_streaming_width(len);
+      sc_time t(3, SC_NS);
+      socket->b_transport(gp, t);
+      done.push_back({gp.get_response_status(), sc_core::sc_time_stamp(), t, buf});
+    }
+    void reader() { call(tlm::TLM_READ_COMMAND, 0x2040, 64); }
+    void writer() {
+      call(tlm::TLM_WRITE_COMMAND, 0x2000, 32);
+      call(tlm::TLM_READ_COMMAND, 0x2000, 256);   // longer than max_bytes
+      call(tlm::TLM_IGNORE_COMMAND, 0x2000, 4);
+    }
+    tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload&, tlm::tlm_phase&, sc_time&) override {
+      FAIL("the LT initiator got an nb_transport_bw call");
+      return tlm::TLM_COMPLETED;
+    }
+    void invalidate_direct_mem_ptr(sc_dt::uint64, sc_dt::uint64) override {}
+  } ini("ini");
+  BaseProtocolChecker chk("chk");
+  AtTargetBridge br("br", {}, [](const tlm::tlm_generic_payload&, MemExt& e) {
+    e.src = 40;
+    e.dst = 2;
+  });
+  Echo echo("echo");
+  ini.socket.bind(chk.target_socket);
+  chk.initiator_socket.bind(br.socket);
+  br.out.bind(echo.in);
+  echo.out.bind(br.in);
+  sc_core::sc_start(sc_time(200, SC_NS));
+  CHECK(chk.violations().empty());
+  CHECK(chk.completed() == 4);
+  REQUIRE(ini.done.size() == 4);
+  CHECK(echo.writes == 1);
+  REQUIRE(echo.seen.size() == 2);  // the refused and the ignored request never went in
+  // Both went in at 3 ns (their annotations); Echo answers them 10 ns apart, from 13 ns.
+  auto find = [&](size_t len) {
+    return std::find_if(ini.done.begin(), ini.done.end(), [&](const Lt::Done& d) { return d.data.size() == len; });
+  };
+  const auto rd = find(64), wr = find(32);
+  REQUIRE(rd != ini.done.end());
+  REQUIRE(wr != ini.done.end());
+  CHECK(rd->status == tlm::TLM_OK_RESPONSE);
+  CHECK(wr->status == tlm::TLM_OK_RESPONSE);
+  CHECK(rd->annotation == sc_core::SC_ZERO_TIME);  // waited out in the bridge
+  CHECK(wr->annotation == sc_core::SC_ZERO_TIME);
+  CHECK(std::min(rd->at, wr->at) >= sc_time(13, SC_NS));
+  CHECK(std::max(rd->at, wr->at) >= sc_time(23, SC_NS));
+  CHECK(rd->data[0] == static_cast<unsigned char>(0x40 + 1));  // Echo's read data
+  CHECK(rd->data[63] == static_cast<unsigned char>(0x40 + 1));
+  // The refused one at once with the burst error, the ignored one at once with OK.
+  CHECK(find(256)->status == tlm::TLM_BURST_ERROR_RESPONSE);
+  CHECK(find(256)->at == wr->at);
+  CHECK(find(256)->annotation == sc_time(3, SC_NS));  // completed at once: the annotation is the caller's
+  CHECK(find(4)->status == tlm::TLM_OK_RESPONSE);
+  CHECK(br.inside() == 0);
+}
+
+TEST_CASE("AtTargetBridge: the next BEGIN_RESP waits for the time END_RESP was annotated with", "[tlm][bridge]") {
+  // The initiator answers each BEGIN_RESP TLM_COMPLETED annotated 20 ns: its response phase ends
+  // 20 ns later. Echo has three replies ready 10 ns apart; the old bridge sent them at 10 ns
+  // intervals, inside the previous response phase.
+  struct Ini : sc_core::sc_module, tlm::tlm_bw_transport_if<> {
+    tlm::tlm_initiator_socket<32> socket{"socket"};
+    tb::Agenda agenda;
+    std::vector<tlm::tlm_generic_payload> gp = std::vector<tlm::tlm_generic_payload>(3);
+    unsigned char buf[3][32] = {};
+    unsigned next = 0;
+    std::vector<sc_time> resp;
+    explicit Ini(sc_core::sc_module_name n) : sc_core::sc_module(n) {
+      SC_HAS_PROCESS(Ini);
+      socket.bind(*this);
+      SC_METHOD(step);
+      sensitive << agenda.event();
+      agenda.at(sc_core::SC_ZERO_TIME, [this] { issue(); });
+    }
+    void step() { agenda.run_due(); }
+    void issue() {
+      tlm::tlm_generic_payload& g = gp[next];
+      g.set_command(tlm::TLM_READ_COMMAND);
+      g.set_address(0x3000 + 32ull * next);
+      g.set_data_ptr(buf[next]);
+      g.set_data_length(32);
+      g.set_streaming_width(32);
+      ++next;
+      tlm::tlm_phase ph = tlm::BEGIN_REQ;
+      sc_time t = sc_core::SC_ZERO_TIME;
+      REQUIRE(socket->nb_transport_fw(g, ph, t) == tlm::TLM_ACCEPTED);
+    }
+    tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload&, tlm::tlm_phase& ph, sc_time& t) override {
+      if (ph == tlm::END_REQ) {
+        if (next < gp.size()) agenda.at(sc_core::sc_time_stamp(), [this] { issue(); });
+        return tlm::TLM_ACCEPTED;
+      }
+      resp.push_back(sc_core::sc_time_stamp());
+      t = sc_time(20, SC_NS);
+      return tlm::TLM_COMPLETED;
+    }
+    void invalidate_direct_mem_ptr(sc_dt::uint64, sc_dt::uint64) override {}
+  } ini("ini");
+  BaseProtocolChecker chk("chk");
+  AtTargetBridge br("br", {}, [](const tlm::tlm_generic_payload&, MemExt& e) {
+    e.src = 40;
+    e.dst = 2;
+  });
+  Echo echo("echo");
+  ini.socket.bind(chk.target_socket);
+  chk.initiator_socket.bind(br.socket);
+  br.out.bind(echo.in);
+  echo.out.bind(br.in);
+  sc_core::sc_start(sc_time(200, SC_NS));
+  CHECK(chk.violations().empty());
+  REQUIRE(ini.resp.size() == 3);
+  CHECK(ini.resp[0] == sc_time(10, SC_NS));
+  CHECK(ini.resp[1] == sc_time(30, SC_NS));
+  CHECK(ini.resp[2] == sc_time(50, SC_NS));
+  CHECK(br.inside() == 0);
 }
 
 TEST_CASE("AtInitiatorBridge: the loosely-timed path is b_transport on the socket, well formed", "[tlm][bridge]") {

@@ -206,6 +206,28 @@ TEST_CASE("NI: a destination beyond the largest network is a clear error and not
   REQUIRE_THROWS_WITH(b.run(20), Catch::Contains("message to node 1000 but the network has 4 nodes"));
 }
 
+TEST_CASE("NI: a multicast with a member behind the block's boundary is a clear error", "[ni][config][multicast]") {
+  // A block of 4 nodes in a platform of 8 ids: ids 4..7 are another block's, reached through
+  // boundary node 3. A multicast may not leave its block (docs/tlm.md: one payload in several
+  // deliveries never reaches a standard link); one inside the block is delivered, once per member.
+  NocBench ok("ok", mesh_params(2, 2)), bad("bad", mesh_params(2, 2));
+  noc::NodeMap m;
+  m.node = {0, 1, 2, 3, 3, 3, 3, 3};
+  m.boundaries = {3};
+  ok.net->set_node_map(m);
+  bad.net->set_node_map(m);
+  DestSet inside, across;
+  inside.add(1), inside.add(2);
+  across.add(1), across.add(5);
+  ok.multicast(0, inside, 5, 1, 7);
+  ok.run(40);
+  CHECK(tb::arrival(ok, 1, 7) != UINT64_MAX);
+  CHECK(tb::arrival(ok, 2, 7) != UINT64_MAX);
+  bad.multicast(0, across, 50, 1, 8);
+  REQUIRE_THROWS_WITH(bad.run(100), Catch::Contains("bad") && Catch::Contains("multicast to id 5") &&
+                                        Catch::Contains("a multicast stays in its block"));
+}
+
 TEST_CASE("NI: a payload without MemExt is a clear error", "[ni][config]") {
   NocBench b("b", mesh_params(2, 2));
   // Offer a payload without the extension straight to NI 0's input socket.
