@@ -80,7 +80,8 @@ template <class T> constexpr bool is_section_t = is_section<T>::value;
 template <class T> struct is_vector : std::false_type {};
 template <class T> struct is_vector<std::vector<T>> : std::true_type {};
 
-template <class T> const char* type_name() {
+// The type a field takes, as docs and messages name it: "unsigned integer", "list of strings".
+template <class T> std::string type_name() {
   if constexpr (std::is_same_v<T, bool>) return "bool";
   else if constexpr (std::is_integral_v<T> && std::is_unsigned_v<T>) return "unsigned integer";
   else if constexpr (std::is_integral_v<T>) return "integer";
@@ -88,7 +89,26 @@ template <class T> const char* type_name() {
   else if constexpr (std::is_same_v<T, std::string>) return "string";
   else if constexpr (std::is_same_v<T, json>) return "JSON object";
   else if constexpr (is_section_t<T>) return "section";
-  else return "list";
+  else if constexpr (is_vector<typename T::value_type>::value) return "list of lists";
+  else return "list of " + type_name<typename T::value_type>() + "s";
+}
+
+// What a value of a field must be, for an error message: "an unsigned integer from 0 to
+// 4294967295" (the width is why a larger value is refused), "a list of strings".
+template <class T> std::string expected() {
+  if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+    return "an " + type_name<T>() + " from " + std::to_string(std::numeric_limits<T>::min()) + " to " +
+           std::to_string(std::numeric_limits<T>::max());
+  } else if constexpr (is_vector<T>::value) {
+    using E = typename T::value_type;
+    if constexpr (std::is_integral_v<E> && !std::is_same_v<E, bool>)
+      return "a " + type_name<T>() + " from " + std::to_string(std::numeric_limits<E>::min()) + " to " +
+             std::to_string(std::numeric_limits<E>::max());
+    else
+      return "a " + type_name<T>();
+  } else {
+    return "a " + type_name<T>();
+  }
 }
 
 // Converts j into T or returns false (wrong type).
@@ -183,7 +203,7 @@ template <class P> void override_fields(P& p, const json& j, const std::string& 
       if constexpr (is_section_t<T>) {
         override_fields(p.*member, it.value(), join_key(where, fi.name));
       } else if (!convert(it.value(), p.*member))
-        error("gpusc.params", "parameter '", join_key(where, fi.name), "' must be a ", type_name<T>(), ", got ",
+        error("gpusc.params", "parameter '", join_key(where, fi.name), "' must be ", expected<T>(), ", got ",
               json_text(it.value()));
     });
     if (!found)

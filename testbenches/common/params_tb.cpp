@@ -104,17 +104,20 @@ TEST_CASE("Params: a value of the wrong type names the full key and the expected
   REQUIRE_THROWS_WITH(load(json{{"rate", "0.5"}}), Contains("'gpu.l1.rate'") && Contains("number"));
   REQUIRE_THROWS_WITH(load(json{{"policy", 3}}), Contains("'gpu.l1.policy'") && Contains("string"));
   REQUIRE_THROWS_WITH(load(json::parse(R"({"sizes": [32, "64"]})")),
-                      Contains("'gpu.l1.sizes'") && Contains("list"));
+                      Contains("'gpu.l1.sizes' must be a list of unsigned integers from 0 to 4294967295"));
   REQUIRE_THROWS_WITH(load(json{{"sizes", 32}}), Contains("'gpu.l1.sizes'"));
   REQUIRE_THROWS_WITH(load(json::array()), Contains("'gpu.l1' must be a JSON object"));
 }
 
 TEST_CASE("Params: integers too large for the field are errors not silent wrap-around") {
   // 2^32 = 4294967296 does not fit a 32-bit unsigned: as a cast it would become depth 0 ...
-  REQUIRE_THROWS_WITH(load(json::parse(R"({"depth": 4294967296})")), Contains("'gpu.l1.depth'"));
+  // The message gives the field's width, which is why a larger value is refused.
+  REQUIRE_THROWS_WITH(load(json::parse(R"({"depth": 4294967296})")),
+                      Contains("'gpu.l1.depth' must be an unsigned integer from 0 to 4294967295, got 4294967296"));
   // ... and 2^32 + 4 would become 4, which passes the range check.
   REQUIRE_THROWS_WITH(load(json::parse(R"({"depth": 4294967300})")), Contains("'gpu.l1.depth'"));
-  REQUIRE_THROWS_WITH(load(json::parse(R"({"offset": 4294967298})")), Contains("'gpu.l1.offset'"));
+  REQUIRE_THROWS_WITH(load(json::parse(R"({"offset": 4294967298})")),
+                      Contains("'gpu.l1.offset' must be an integer from -2147483648 to 2147483647"));
   REQUIRE_THROWS_WITH(load(json::parse(R"({"offset": -4294967294})")), Contains("'gpu.l1.offset'"));
   REQUIRE_THROWS_WITH(load(json::parse(R"({"sizes": [4294967328]})")), Contains("'gpu.l1.sizes'"));
 }
@@ -246,7 +249,7 @@ TEST_CASE("Params: params_doc has one row per field in declaration order") {
   CHECK(rows[3]["type"] == "number");
   CHECK(rows[4]["type"] == "string");
   CHECK(rows[4]["choices"] == "lru|fifo|random");
-  CHECK(rows[5]["type"] == "list");
+  CHECK(rows[5]["type"] == "list of unsigned integers");
   CHECK(rows[5]["default"] == json::array({32, 64}));
   CHECK(rows[6]["default"] == "l1");
   CHECK_FALSE(rows[6].contains("choices"));
