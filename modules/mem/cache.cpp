@@ -228,11 +228,11 @@ void Cache::deliver_peers(uint64_t cycle) {
   }
 }
 
-bool Cache::bypassed(Payload& gp, uint64_t cycle) {
+bool Cache::bypassed(Payload& gp) {
   if (miss_queue_full()) return false;
   ++*bypassed_;
   if (gp.get_extension<MemExt>()->kind == MemKind::Read) bypassed_reads_.push_back(&gp);
-  send_looked_up(gp, cycle);
+  send_down(gp);  // no tag lookup, so no lookup_latency
   return true;
 }
 
@@ -438,7 +438,7 @@ bool Cache::tick(uint64_t cycle) {
   const bool port_blocked = up_blocked(cycle);
   reply_blocked_ = false;
   retire_hits(cycle);
-  handle_down(cycle);
+  for (unsigned i = 0; i < p_.messages_per_cycle; ++i) handle_down(cycle);
   release_looked_up(cycle);
   const unsigned used = lookups(cycle);
   if (peers_active_) {  // one flag on the hot path while no peer lookup has ever been asked
@@ -622,7 +622,7 @@ unsigned Cache::lookups(uint64_t cycle) {
 }
 
 bool Cache::lookup(Payload& gp, MemExt& e, uint64_t cycle) {
-  if (bypass_ && bypass_(gp)) return bypassed(gp, cycle);
+  if (bypass_ && bypass_(gp)) return bypassed(gp);
   switch (e.kind) {
     case MemKind::Read: return read_path(gp, e, cycle, false);
     case MemKind::Write: return write_path(gp, e, cycle);
@@ -786,13 +786,14 @@ bool Cache::write_path(Payload& gp, MemExt& e, uint64_t cycle) {
 }
 
 void Cache::send_ports(uint64_t cycle) {
-  if (!out_q_.empty() && !up_blocked(cycle)) {
+  for (unsigned i = 0; i < p_.messages_per_cycle && !out_q_.empty() && !up_blocked(cycle); ++i) {
     Payload& gp = *out_q_.front();
     out_q_.pop_front();
     gp.get_extension<MemExt>()->t_done = sc_core::sc_time_stamp();
     if (!up_out.send(gp)) up_blocked_since_ = cycle;
   }
-  if (!to_down_.empty() && !down_out.busy() && cycle >= down_free_at_) {
+  for (unsigned i = 0; i < p_.messages_per_cycle && !to_down_.empty() && !down_out.busy() && cycle >= down_free_at_;
+       ++i) {
     Payload& gp = *to_down_.front();
     to_down_.pop_front();
     down_out.send(gp);

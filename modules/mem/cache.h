@@ -17,6 +17,9 @@
 //      "MC reply queue"); peer lookups take the slots left (see peer_lookup), and peer results
 //      whose latency has elapsed are delivered;
 //   5. one message leaves on up_out and one on down_out, if the port is free.
+// Steps 2 and 5 happen messages_per_cycle times (default 1): a cache between ports that carry
+// several messages per cycle (DUALOPT's RDMA cache behind a GPU's several boundary nodes) is as
+// wide as they are.
 // Policies and observers attach at the hook points below (set_bypass, set_allocate, on_evict,
 // on_miss, peer_lookup); with none set the cache behaves as described here.
 // A request latched in cycle a (handed over in cycle a - 1) is looked up in cycle a; a hit is sent
@@ -157,6 +160,7 @@ class Cache : public sc_core::sc_module, private Tickable {
     unsigned miss_queue = 8;                    // messages waiting for down_out [messages]
     unsigned fill_queue = 8;                    // messages from below waiting to be handled [messages]
     unsigned accesses_per_cycle = 1;            // lookups per cycle [count]
+    unsigned messages_per_cycle = 1;            // sends per port and messages from below handled per cycle
     bool reservation_fail_takes_slot = true;    // a failed local lookup keeps peers off its slot
     std::string fetch_granularity = "line";     // line | sector (002 §3.2: critical data tracker)
     bool sector_stats = false;                  // count sectors read per line until eviction (002 §2.1)
@@ -180,6 +184,9 @@ class Cache : public sc_core::sc_module, private Tickable {
       GPUSC_PARAM_R(miss_queue, 1, 65536, "miss queue: messages waiting for down_out [messages]");
       GPUSC_PARAM_R(fill_queue, 1, 65536, "messages from below (fills, acks) waiting to be handled [messages]");
       GPUSC_PARAM_R(accesses_per_cycle, 1, 64, "lookups per cycle [count]");
+      GPUSC_PARAM_R(messages_per_cycle, 1, 64,
+                    "messages sent per cycle on up_out and on down_out each, while the receiver takes them, and "
+                    "messages from below handled per cycle (a write ack passed up, one reply of a fill) [count]");
       GPUSC_PARAM(reservation_fail_takes_slot,
                   "a local lookup that fails reservation (no MSHR or miss-queue room) takes its lookup slot "
                   "from peer lookups; false: a stalled head leaves the slot to them (paper 000: probes use "
@@ -220,9 +227,10 @@ class Cache : public sc_core::sc_module, private Tickable {
   void set_allocate(std::function<bool(const Payload&)> f) { allocate_ = std::move(f); }
   // Per-request bypass: asked for every request from above when it reaches the lookup (timed and
   // b_transport). True: the request goes straight down without tag lookup, LRU update, MSHR or
-  // allocation, like a write-through write: it pays lookup_latency, needs a miss-queue slot
-  // (reservation fail otherwise; the policy is asked again in each cycle it waits) and is counted
-  // only in `bypassed`. Its reply from below (if any) is passed up unchanged; a bypassed read's
+  // allocation: it takes its lookup slot but not lookup_latency (nothing is looked up; a disabled
+  // RDMA cache must not delay the requests that pass it), needs a miss-queue slot (reservation
+  // fail otherwise; the policy is asked again in each cycle it waits) and is counted only in
+  // `bypassed`. Its reply from below (if any) is passed up unchanged; a bypassed read's
   // reply must come back as the same payload (gpusc's convention, docs/gpu-model.md), which is
   // how it is told from a fill. The tag array is not consulted, so the policy must not bypass
   // lines the cache may hold dirty (e.g. an L1.5 bypassing local addresses it never caches).
@@ -357,7 +365,7 @@ class Cache : public sc_core::sc_module, private Tickable {
   unsigned lookups(uint64_t cycle);  // returns the lookup attempts made (slots used)
   void serve_peers(uint64_t cycle, unsigned slots);
   void deliver_peers(uint64_t cycle);
-  bool bypassed(Payload& gp, uint64_t cycle);  // false: reservation fail
+  bool bypassed(Payload& gp);  // false: reservation fail
   bool lookup(Payload& gp, MemExt& e, uint64_t cycle);  // false: reservation fail
   bool read_path(Payload& gp, MemExt& e, uint64_t cycle, bool atomic);
   // fetch_granularity = sector: a read or atomic that did not hit (l: the line, if present).

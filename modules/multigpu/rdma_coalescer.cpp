@@ -174,22 +174,27 @@ void RdmaCoalescer::send_packet(Buffer& b, const Plan& pl) {
 bool RdmaCoalescer::tick(uint64_t cycle) {
   if (out.busy()) return false;  // on_accept wakes us
   const unsigned n = static_cast<unsigned>(buf_.size()) + 1;
-  for (unsigned k = 0; k < n; ++k) {
-    const unsigned i = (rr_ + k) % n;
-    if (i + 1 == n) {
-      if (pass_.empty() || pass_.front().at > cycle) continue;
-      tlm::tlm_generic_payload* gp = pass_.front().gp;
-      pass_.pop_front();
-      ++passthrough_;
-      out.send(*gp);
-    } else {
-      const Plan pl = plan(buf_[i], cycle);
-      if (!pl.full && !pl.timed_out) continue;
-      send_packet(buf_[i], pl);
+  // Up to per_cycle sends, each to the next ready participant in round-robin order, while out is free.
+  for (unsigned sent = 0; sent < p_.per_cycle && !out.busy(); ++sent) {
+    bool any = false;
+    for (unsigned k = 0; k < n && !any; ++k) {
+      const unsigned i = (rr_ + k) % n;
+      if (i + 1 == n) {
+        if (pass_.empty() || pass_.front().at > cycle) continue;
+        tlm::tlm_generic_payload* gp = pass_.front().gp;
+        pass_.pop_front();
+        ++passthrough_;
+        out.send(*gp);
+      } else {
+        const Plan pl = plan(buf_[i], cycle);
+        if (!pl.full && !pl.timed_out) continue;
+        send_packet(buf_[i], pl);
+      }
+      rr_ = (i + 1) % n;
+      in.retry();  // room was freed: a refused message may enter (latched next cycle)
+      any = true;
     }
-    rr_ = (i + 1) % n;
-    in.retry();  // room was freed: a refused message may enter (latched next cycle)
-    break;
+    if (!any) break;
   }
   if (out.busy()) return false;
   // The earliest cycle something may become ready.

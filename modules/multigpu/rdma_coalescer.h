@@ -17,7 +17,8 @@
 // L the latch cycle of its most recent response (the timer restarts with every arrival: "idle").
 // The pass-through queue is ready when its head is latched. When `out` is free, the first ready
 // participant in round-robin order (buffers by destination GPU id, then the pass-through queue;
-// the pointer moves past the one served) sends one message: at most one per cycle. So ten
+// the pointer moves past the one served) sends one message, and again while `out` is free, up to
+// per_cycle messages (default 1; a GPU with B boundary nodes hands over up to B per cycle). So ten
 // responses handed over in c .. c + 9 leave as one packet in c + 10, and one alone in c leaves in
 // c + 1 + timeout. A response takes buffer room from acceptance until its packet is sent; a full
 // buffer (or pass-through queue) withholds END_REQ on `in`, which holds back everything behind
@@ -71,6 +72,7 @@ class RdmaCoalescer : public sc_core::sc_module, private Tickable {
     unsigned id_bytes = 2;          // response ID per transaction [bytes] (004: 2 B)
     unsigned timeout = 30;          // idle cycles before a partly full buffer is flushed [cycles] (004: 30)
     unsigned passthrough_queue = 4; // other messages waiting for `out` [messages] (not in the paper)
+    unsigned per_cycle = 1;         // messages sent per cycle while `out` takes them [count] (not in the paper)
     template <class F> static void describe(F&& f) {
       using S = Params;
       GPUSC_PARAM_R(gpus, 2, 1024, "GPUs on the inter-GPU fabric; the coalescer has gpus - 1 buffers (004: 4)");
@@ -84,6 +86,9 @@ class RdmaCoalescer : public sc_core::sc_module, private Tickable {
       GPUSC_PARAM_R(timeout, 1, 1000000, "idle cycles after the last arrival before a buffer is flushed [cycles] "
                                          "(004: 30; §6.2: 10, 30, 50)");
       GPUSC_PARAM_R(passthrough_queue, 1, 65536, "messages that are not coalesced, waiting for the output [messages]");
+      GPUSC_PARAM_R(per_cycle, 1, 64, "messages (packets or pass-through messages) sent per cycle, while the receiver "
+                                      "takes them at once [count]; a GPU with several boundary nodes hands over that "
+                                      "many per cycle");
     }
   };
 

@@ -575,6 +575,27 @@ TEST_CASE("Cache: accesses_per_cycle lookups per cycle drain a backlog", "[cache
   CHECK(invariant_failures().empty());
 }
 
+TEST_CASE("Cache: messages_per_cycle answers and sends that many replies of a fill per cycle", "[cache][timing]") {
+  // Four reads of line B merge in one MSHR (offered 30..33, fetched at 31); the fill is latched at
+  // 42. One message per cycle (the default) answers them at 42, 43, 44, 45; with 4 all leave at 42.
+  std::vector<std::vector<uint64_t>> at;
+  Cache::Params p1, p4;
+  p4.messages_per_cycle = 4;
+  Bench b1("b1", p1, 10, true, 8), b4("b4", p4, 10, true, 8);
+  for (Bench* b : {&b1, &b4})
+    for (unsigned t = 0; t < 4; ++t) b->read(30 + t, 0x2000, t + 1);
+  b1.run_to(100);
+  for (Bench* b : {&b1, &b4}) {
+    std::vector<uint64_t> c;
+    for (const auto& r : b->replies()) c.push_back(r.cycle);
+    at.push_back(c);
+  }
+  CHECK(at[0] == std::vector<uint64_t>{42, 43, 44, 45});
+  CHECK(at[1] == std::vector<uint64_t>{42, 42, 42, 42});
+  CHECK(stat(b4.cache, "mshr_merges") == 3);
+  CHECK(invariant_failures().empty());
+}
+
 TEST_CASE("Cache: a fill is matched by line address and kept read only and released once", "[cache][protocol]") {
   // The fill is another payload (as with a multicast reply of the coalescing unit): the cache
   // must answer its own request with it without modifying it and drop exactly its reference.

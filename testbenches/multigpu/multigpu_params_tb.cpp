@@ -24,7 +24,7 @@ TEST_CASE("multigpu params: every key overridden alone changes that key only", "
     CHECK(r.skipped.empty());
     keys += r.keys.size();
   }
-  CHECK(keys == 3 + 3 + 3 + 8 + 2 + 6);
+  CHECK(keys == 3 + 3 + 3 + 9 + 2 + 6);
 }
 
 TEST_CASE("multigpu params: the defaults are paper 004's", "[multigpu][config]") {

@@ -358,6 +358,33 @@ TEST_CASE("CoDec: one destination per buffer, drained round-robin with the pass-
   CHECK(b.pool.in_use() == 0);
 }
 
+TEST_CASE("CoDec: a coalescer with per_cycle 4 sends up to four ready messages per cycle, round-robin",
+          "[codec][rr]") {
+  // The round-robin case above with per_cycle = 4: the packet withheld since 38 is taken in 200;
+  // the six messages ready behind it leave four in 201 and two in 202, in the same order.
+  RdmaCoalescer::Params p;
+  p.self = 2;
+  p.per_cycle = 4;
+  CoBench b("b", p);
+  b.sink.stall_until(200);
+  const unsigned dsts[3] = {0, 1, 3};
+  for (uint64_t k = 0; k < 60; ++k) {
+    if (k == 30) b.ack(10, 1000, 1);
+    b.send(10, k, dsts[k % 3]);
+  }
+  b.run_to(1000);
+  const auto& g = b.sink.got();
+  REQUIRE(g.size() == 7);
+  CHECK(cycles(b.sink) == std::vector<uint64_t>{200, 201, 201, 201, 201, 202, 202});
+  const std::vector<unsigned> order = {0, 1, 3, 1, 0, 1, 3};
+  for (unsigned i = 0; i < 7; ++i) {
+    INFO("message " << i);
+    CHECK(g[i].ext.dst == order[i]);
+    CHECK(g[i].packet == (i != 3));
+  }
+  CHECK(b.pool.in_use() == 0);
+}
+
 TEST_CASE("CoDec: a full buffer withholds END_REQ and holds back its source", "[codec][backpressure]") {
   RdmaCoalescer::Params p;
   p.buffer_entries = 12;

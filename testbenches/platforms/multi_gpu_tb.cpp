@@ -237,7 +237,12 @@ TEST_CASE("multi_gpu default preset: 4 GPUs of 64 CUs and 16 partitions with pap
   CHECK(p.fabric.topology == "tree");
   CHECK(p.fabric.mhz == 4 * p.fabric_mhz);  // a switch port forwards one message per 16 B link flit time
   CHECK(p.boundary_nodes == 4);
-  CHECK(p.dualopt.decoalescer.per_cycle == p.boundary_nodes);  // one response per boundary node and cycle
+  // DUALOPT's units between the boundary nodes and the link move one message per node and cycle,
+  // as the direct DCA path does (a narrower unit throttled local-dominated transpose to 0.89x)
+  CHECK(p.dualopt.decoalescer.per_cycle == p.boundary_nodes);
+  CHECK(p.dualopt.codec.per_cycle == p.boundary_nodes);
+  CHECK(p.dualopt.rdma_cache.accesses_per_cycle == p.boundary_nodes);
+  CHECK(p.dualopt.rdma_cache.messages_per_cycle == p.boundary_nodes);
   CHECK(p.noc.k * p.noc.m == p.sms + p.mcs + p.boundary_nodes);
   CHECK(p.cta.policy == "contiguous-groups");
   auto wl = make_workload("spmv", {{"size", "small"}}, 1);
