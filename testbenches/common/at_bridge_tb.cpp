@@ -120,6 +120,22 @@ struct Echo : sc_core::sc_module {
   }
 };
 
+// initiator socket -> checker -> AtTargetBridge (requests routed from node 40 to node 2) -> Echo.
+struct EchoRig {
+  BaseProtocolChecker chk{"chk"};
+  AtTargetBridge br{"br", {}, [](const tlm::tlm_generic_payload&, MemExt& e) {
+                      e.src = 40;
+                      e.dst = 2;
+                    }};
+  Echo echo{"echo"};
+  explicit EchoRig(tlm::tlm_initiator_socket<32>& ini) {
+    ini.bind(chk.target_socket);
+    chk.initiator_socket.bind(br.socket);
+    br.out.bind(echo.in);
+    echo.out.bind(br.in);
+  }
+};
+
 }  // namespace
 
 TEST_CASE("MsgOut: a third-party target of every legal style (TLM_UPDATED + END_REQ, early completion, 4-phase)",
@@ -311,13 +327,9 @@ TEST_CASE("AtTargetBridge: requests it cannot honour complete with the standard'
     }
     void invalidate_direct_mem_ptr(sc_dt::uint64, sc_dt::uint64) override {}
   } ini("ini");
-  BaseProtocolChecker chk("chk");
-  AtTargetBridge br("br", {}, [](const tlm::tlm_generic_payload&, MemExt&) {});
-  Echo echo("echo");
-  ini.socket.bind(chk.target_socket);
-  chk.initiator_socket.bind(br.socket);
-  br.out.bind(echo.in);
-  echo.out.bind(br.in);
+  EchoRig rig(ini.socket);
+  BaseProtocolChecker& chk = rig.chk;
+  Echo& echo = rig.echo;
   sc_core::sc_start(sc_core::SC_ZERO_TIME);
   unsigned char data[256] = {}, be[4] = {0xff, 0, 0xff, 0};
   auto offer = [&](unsigned len, bool with_be) {
@@ -407,16 +419,10 @@ TEST_CASE("AtTargetBridge: a loosely-timed initiator's b_transport goes through 
     }
     void invalidate_direct_mem_ptr(sc_dt::uint64, sc_dt::uint64) override {}
   } ini("ini");
-  BaseProtocolChecker chk("chk");
-  AtTargetBridge br("br", {}, [](const tlm::tlm_generic_payload&, MemExt& e) {
-    e.src = 40;
-    e.dst = 2;
-  });
-  Echo echo("echo");
-  ini.socket.bind(chk.target_socket);
-  chk.initiator_socket.bind(br.socket);
-  br.out.bind(echo.in);
-  echo.out.bind(br.in);
+  EchoRig rig(ini.socket);
+  BaseProtocolChecker& chk = rig.chk;
+  AtTargetBridge& br = rig.br;
+  Echo& echo = rig.echo;
   sc_core::sc_start(sc_time(200, SC_NS));
   CHECK(chk.violations().empty());
   CHECK(chk.completed() == 4);
@@ -488,23 +494,14 @@ TEST_CASE("AtTargetBridge: the next BEGIN_RESP waits for the time END_RESP was a
     }
     void invalidate_direct_mem_ptr(sc_dt::uint64, sc_dt::uint64) override {}
   } ini("ini");
-  BaseProtocolChecker chk("chk");
-  AtTargetBridge br("br", {}, [](const tlm::tlm_generic_payload&, MemExt& e) {
-    e.src = 40;
-    e.dst = 2;
-  });
-  Echo echo("echo");
-  ini.socket.bind(chk.target_socket);
-  chk.initiator_socket.bind(br.socket);
-  br.out.bind(echo.in);
-  echo.out.bind(br.in);
+  EchoRig rig(ini.socket);
   sc_core::sc_start(sc_time(200, SC_NS));
-  CHECK(chk.violations().empty());
+  CHECK(rig.chk.violations().empty());
   REQUIRE(ini.resp.size() == 3);
   CHECK(ini.resp[0] == sc_time(10, SC_NS));
   CHECK(ini.resp[1] == sc_time(30, SC_NS));
   CHECK(ini.resp[2] == sc_time(50, SC_NS));
-  CHECK(br.inside() == 0);
+  CHECK(rig.br.inside() == 0);
 }
 
 TEST_CASE("AtInitiatorBridge: the loosely-timed path is b_transport on the socket, well formed", "[tlm][bridge]") {

@@ -312,18 +312,25 @@ TEST_CASE("CoDec: the timeout is a parameter", "[codec][timeout]") {
   CHECK(sizes(b.sink) == std::vector<unsigned>{1, 2});
 }
 
-TEST_CASE("CoDec: one destination per buffer, drained round-robin with the pass-through queue", "[codec][rr]") {
-  RdmaCoalescer::Params p;
-  p.self = 2;  // buffers for GPUs 0, 1 and 3
-  CoBench b("b", p);
+namespace {
+// Into a coalescer of GPU 2 whose receiver stalls until 200: 60 one-word responses, to GPUs 0, 1,
+// 3, 0, 1, 3, ... handed over in 10 .. 69; a write ack to GPU 1 between the 30th and the 31st
+// (handed over in 40, so the rest move one cycle later).
+void round_robin_traffic(CoBench& b) {
   b.sink.stall_until(200);
-  // 60 one-word responses, to GPUs 0, 1, 3, 0, 1, 3, ... handed over in 10 .. 69; a write ack to
-  // GPU 1 between the 30th and the 31st (handed over in 40, so the rest move one cycle later).
   const unsigned dsts[3] = {0, 1, 3};
   for (uint64_t k = 0; k < 60; ++k) {
     if (k == 30) b.ack(10, 1000, 1);
     b.send(10, k, dsts[k % 3]);
   }
+}
+}  // namespace
+
+TEST_CASE("CoDec: one destination per buffer, drained round-robin with the pass-through queue", "[codec][rr]") {
+  RdmaCoalescer::Params p;
+  p.self = 2;  // buffers for GPUs 0, 1 and 3
+  CoBench b("b", p);
+  round_robin_traffic(b);
   b.run_to(1000);
   // GPU 0's tenth response (k = 27) is handed over in 37 and latched in 38: its packet is offered
   // in 38 and withheld by the sink until 200. Then one message per cycle, round-robin from the
@@ -366,12 +373,7 @@ TEST_CASE("CoDec: a coalescer with per_cycle 4 sends up to four ready messages p
   p.self = 2;
   p.per_cycle = 4;
   CoBench b("b", p);
-  b.sink.stall_until(200);
-  const unsigned dsts[3] = {0, 1, 3};
-  for (uint64_t k = 0; k < 60; ++k) {
-    if (k == 30) b.ack(10, 1000, 1);
-    b.send(10, k, dsts[k % 3]);
-  }
+  round_robin_traffic(b);
   b.run_to(1000);
   const auto& g = b.sink.got();
   REQUIRE(g.size() == 7);
