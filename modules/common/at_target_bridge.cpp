@@ -117,8 +117,10 @@ tlm::tlm_generic_payload& AtTargetBridge::internal_of(const tlm::tlm_generic_pay
 
 void AtTargetBridge::pump() {
   const sc_core::sc_time now = sc_core::sc_time_stamp();
+  // An AT request whose BEGIN_REQ has taken effect and that is not inside gpusc yet.
+  const auto at_due = [&] { return req_ && !req_internal_ && req_at_ <= now; };
   // The request phase: hand the request in, END_REQ once gpusc has taken it.
-  if (req_ && !req_internal_ && req_at_ <= now && window_free()) {
+  if (at_due() && window_free()) {
     tlm::tlm_generic_payload& gp = internal_of(*req_);
     inside_[&gp] = req_;
     req_internal_ = &gp;
@@ -136,7 +138,7 @@ void AtTargetBridge::pump() {
     wake_.notify(req_at_ - now);
   }
   // A b_transport request when no AT request is due (the AT request phase goes first).
-  if (!blocking_.empty() && !(req_ && !req_internal_ && req_at_ <= now) && window_free()) {
+  if (!blocking_.empty() && !at_due() && window_free()) {
     tlm::tlm_generic_payload& gp = internal_of(*blocking_.front());
     inside_[&gp] = blocking_.front();
     blocking_.pop_front();
@@ -173,7 +175,7 @@ void AtTargetBridge::pump() {
   }
   if (!resp_open_ && !replies_.empty() && resp_free_at_ > now) wake_.notify(resp_free_at_ - now);
   // A freed window slot may admit the waiting request.
-  if (((req_ && !req_internal_ && req_at_ <= now) || !blocking_.empty()) && window_free())
+  if ((at_due() || !blocking_.empty()) && window_free())
     wake_.notify(sc_core::SC_ZERO_TIME);
 }
 
