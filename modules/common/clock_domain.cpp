@@ -53,6 +53,19 @@ struct Waiter {
 };
 }  // namespace
 
+namespace {
+// Every ClockDomain of the process, in the order they were made. Edges of several domains at one
+// time run in this order: run_edge waits a delta cycle while an earlier domain's edge at that
+// time is still to run. SystemC would run them in the order of its timed-event queue, which
+// depends on the whole history of notifications, so one extra timed event anywhere (a probe, a
+// monitor, a unit answering a few delta cycles later) could change which domain goes first, and
+// units read port states of other domains in their ticks.
+std::vector<ClockDomain*>& domains_in_order() {
+  static std::vector<ClockDomain*> all;
+  return all;
+}
+}  // namespace
+
 // Worker threads: lane i (1..) runs on threads[i - 1]. A worker polls go_ for the next edge a
 // while (edges follow each other within microseconds while the simulation runs), then sleeps on
 // `cv` (between sc_start() calls, at the end).
@@ -67,12 +80,15 @@ ClockDomain::ClockDomain(sc_core::sc_module_name name, double freq_mhz)
       freq_mhz_(freq_mhz),
       period_(period_for(freq_mhz, this->name())) {
   lanes_.push_back(std::make_unique<Lane>());
+  domains_in_order().push_back(this);
   SC_METHOD(run_edge);
   sensitive << edge_;
   dont_initialize();
 }
 
 ClockDomain::~ClockDomain() {
+  auto& all = domains_in_order();
+  all.erase(std::find(all.begin(), all.end(), this));
   if (!workers_) return;
   publish(2 | ((seq_ + 1) & 1));  // stop
   for (auto& t : workers_->threads) t.join();
@@ -137,6 +153,7 @@ void ClockDomain::wake(Tickable& u, uint64_t cycle) {
           " during a parallel edge; units of different lanes exchange work through the mailbox"
           " (exchanged(), at_lane_start())");
   Lane& l = *lanes_[u.lane_];
+  uint64_t& at = u.held_ ? u.alt_at_ : u.wake_at_;  // held: the schedule without the hold
   uint64_t base = l.now;  // inside an edge the lane's wheel starts at its cycle
   if (base != UINT64_MAX) {
     if (cycle <= base) cycle = base + 1;
@@ -147,8 +164,8 @@ void ClockDomain::wake(Tickable& u, uint64_t cycle) {
     if (cycle < base) cycle = base;  // that edge has been dispatched already
     woken_ = true;
   }
-  if (cycle >= u.wake_at_) return;  // already due no later than that
-  u.wake_at_ = cycle;
+  if (cycle >= at) return;  // already due no later than that
+  at = cycle;
   if (cycle < base + kWheel) {
     l.wheel[cycle % kWheel].push_back(&u);
     ++l.in_wheel;
@@ -159,6 +176,36 @@ void ClockDomain::wake(Tickable& u, uint64_t cycle) {
   // (With one lane the event is armed as the wake-ups come: the order of notifications decides
   // the order of same-time edges of several domains, so it is kept.)
   if (!parallel_) arm(cycle);
+}
+
+void ClockDomain::hold(Tickable& u) {
+  const uint64_t c = lanes_[0]->now;
+  if (c == UINT64_MAX || u.lane_ != 0 || t_lane_ != 0)
+    error(name(), "hold() outside a tick of lane 0; a unit holds its next edge from its own tick");
+  if (u.held_) error(name(), "hold() on a unit already held");
+  u.hold_open_ = u.wake_at_ > c + 1;  // else it woke itself for c + 1 in its tick: it runs then anyway
+  if (u.hold_open_) {
+    // A stale entry of an earlier schedule for c + 1 would be its place in either case.
+    const auto& bucket = lanes_[0]->wheel[(c + 1) % kWheel];
+    u.held_first_ = std::find(bucket.begin(), bucket.end(), &u) == bucket.end();
+    wake(u, c + 1);
+  }
+  u.held_ = true;
+  u.alt_at_ = UINT64_MAX;
+  ++holds_;
+}
+
+void ClockDomain::resolve(Tickable& u, bool needed) {
+  if (!u.held_) error(name(), "resolve() on a unit that is not held");
+  u.held_ = false;
+  if (--holds_ == 0) {  // this domain's edge is over: the later domains' edges of this time run
+    for (ClockDomain* d : waiting_) d->edge_.notify(sc_core::SC_ZERO_TIME);
+    waiting_.clear();
+  }
+  if (needed || !u.hold_open_) return;  // its place stays; places taken while held are stale entries
+  if (u.held_first_) u.skip_at_ = u.wake_at_;  // a wake-up for that cycle, then or later, goes after it
+  u.wake_at_ = u.alt_at_;
+  u.alt_at_ = UINT64_MAX;
 }
 
 void ClockDomain::arm(uint64_t cycle) {
@@ -186,6 +233,11 @@ void ClockDomain::begin_lane(Lane& l, uint64_t c, unsigned half) {
 void ClockDomain::run_lane(Lane& l, uint64_t c) {
   for (Tickable* u : l.running) {
     if (u->wake_at_ != c) continue;  // stale: rescheduled earlier and already ran
+    if (u->held_ || u->skip_at_ == c) {
+      if (u->held_) error(name(), "a unit held in cycle ", c - 1, " was not resolved before its edge");
+      u->skip_at_ = UINT64_MAX;  // the held place, given up: its later wake-up is the real one
+      continue;
+    }
     u->wake_at_ = UINT64_MAX;
     ++l.ticks;
     // Re-arm for c + 1: wake() without its checks (that slot is in the wheel); nothing to do if
@@ -216,7 +268,22 @@ uint64_t ClockDomain::finish_lane(Lane& l, uint64_t c, uint64_t ticks_before, un
   return next << 3 | uint64_t{l.ticks != ticks_before} << 1 | parity;
 }
 
+bool ClockDomain::due_at(const sc_core::sc_time& t) const {
+  return armed_ != UINT64_MAX && time_of(armed_) == t;
+}
+
 void ClockDomain::run_edge() {
+  for (ClockDomain* d : domains_in_order()) {
+    if (d == this) break;
+    if (d->holds_) {  // an earlier domain's edge of this time is not over: its last resolve() resumes this
+      d->waiting_.push_back(this);
+      return;
+    }
+    if (d->due_at(sc_core::sc_time_stamp())) {  // an earlier domain's edge of this time goes first
+      edge_.notify(sc_core::SC_ZERO_TIME);
+      return;
+    }
+  }
   const uint64_t c = cycle_of(sc_core::sc_time_stamp());
   armed_ = UINT64_MAX;
   if (c > base_) base_ = c;

@@ -8,6 +8,13 @@
 //   * tick() returns true to run again at the next edge, false to sleep until woken.
 //
 // A domain with nothing scheduled has no pending event: idle units cost nothing (P8).
+// Edges of several domains at the same time (1400 MHz cores and NoC: every edge) run in the
+// order the domains were made, not in the order of SystemC's timed-event queue: that order
+// depends on the history of every notification, so an extra timed event anywhere could change
+// which domain goes first, and units do read other domains' port states in their ticks
+// (MsgOut::busy()). A domain whose edge comes up while an earlier domain's edge of that time has
+// not run waits a delta cycle; while an earlier domain has held units (hold() below), it waits
+// for their resolve().
 // Conventions: a wake-up for the cycle being dispatched, or an earlier one, runs at the next
 // edge. Input handed over between edges (a TLM call at time t) is latched at the first edge
 // strictly after the cycle that contains t (cycle_after(t)): one register stage, so the result
@@ -52,7 +59,12 @@ class Tickable {
  private:
   friend class ClockDomain;
   uint64_t wake_at_ = UINT64_MAX;  // cycle this unit is scheduled for (UINT64_MAX: asleep)
+  uint64_t alt_at_ = UINT64_MAX;   // while held: where wake-ups would have put it without the hold
   unsigned lane_ = 0;              // ClockDomain lane (see ClockDomain::place)
+  uint64_t skip_at_ = UINT64_MAX;  // a resolved hold gave up its place in this cycle's bucket
+  bool held_ = false;              // ClockDomain::hold() awaits its resolve()
+  bool held_first_ = false;        // the held place is the unit's first entry in its bucket
+  bool hold_open_ = false;         // the held place is to be decided (it had none at c + 1)
 };
 
 class ClockDomain : public sc_core::sc_module {
@@ -97,6 +109,19 @@ class ClockDomain : public sc_core::sc_module {
   // Latch-style wake-up for input arriving now from outside the domain's tick.
   void wake_after_now(Tickable& u) { wake(u, cycle_after(sc_core::sc_time_stamp())); }
 
+  // A tick whose need of the next edge is known only later in the same time step (a unit that
+  // hands work to an RTL model answering in the delta cycles after the edge, rtl/rtl_clock.h).
+  // hold(u), in u's tick of cycle c (lane 0): u takes its place at c + 1 in this edge's order, as
+  // returning true would. resolve(u, needed), before c + 1's edge: needed keeps that place;
+  // otherwise the domain goes on as if the tick had returned false, and wake-ups that came in
+  // between take the places they would have taken then (a unit that woke itself for c + 1 in
+  // its tick keeps that place whatever `needed` says). Until the domain's last hold is
+  // resolved its edge is not over: edges of later domains (see above) at that time wait. So
+  // where a unit ticks, and what other domains' units see of it in that time step, do not depend
+  // on whether its answer came inside its tick or a few delta cycles later.
+  void hold(Tickable& u);
+  void resolve(Tickable& u, bool needed);
+
   uint64_t dispatched_ticks() const;                      // tick() calls so far
   uint64_t active_edges() const { return edges_; }       // edges that had work
 
@@ -140,6 +165,7 @@ class ClockDomain : public sc_core::sc_module {
   void work(unsigned lane);
   void publish(uint64_t go);
   void arm(uint64_t cycle);
+  bool due_at(const sc_core::sc_time& t) const;  // its edge at t is armed and has not run
 
   static inline thread_local unsigned t_lane_ = 0;  // lane the calling thread ticks
 
@@ -155,6 +181,8 @@ class ClockDomain : public sc_core::sc_module {
   uint64_t edges_ = 0;
   uint64_t seq_ = 0;                        // edges run (parity: the new edge's flag for workers)
   bool woken_ = false;                      // some unit was woken (lanes are fixed from then on)
+  unsigned holds_ = 0;                      // units held (hold()) and not resolved yet
+  std::vector<ClockDomain*> waiting_;       // later domains whose same-time edge waits for them
   bool pin_ = true;                         // pin lane threads to CPUs (set_lanes)
   unsigned top_placed_ = 0;                 // highest lane a unit was placed in
   bool parallel_ = false;                   // lanes are ticking on their threads

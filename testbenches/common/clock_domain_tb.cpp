@@ -1,6 +1,7 @@
 // ClockDomain: period rounding, cycle/time conversions, the wake-up calendar (order, re-arming,
-// latching, far wake-ups past the 256-slot wheel, no events left when idle) and lanes (units
-// ticked on several threads at once, the mailbox between lanes, errors).
+// latching, far wake-ups past the 256-slot wheel, no events left when idle), the order of
+// same-time edges of several domains, holds (a tick's next cycle decided a few delta cycles
+// later) and lanes (units ticked on several threads at once, the mailbox between lanes, errors).
 #include <catch2/catch.hpp>
 
 #include <sched.h>
@@ -163,6 +164,158 @@ TEST_CASE("ClockDomain: within a cycle units tick in the order of their wake cal
   const std::vector<std::pair<uint64_t, std::string>> want = {
       {5, "C"}, {5, "A"}, {5, "D"}, {5, "B"}, {6, "C"}, {6, "A"}, {6, "D"}, {6, "B"}};
   CHECK(log == want);
+}
+
+TEST_CASE("ClockDomain: edges of two domains at one time run in the order the domains were made") {
+  // SystemC would run them in the order of its timed-event queue: here the second domain's edge
+  // is notified first, and a third domain's edges come and go between them.
+  ClockDomain first("first", 1000), second("second", 1000), other("other", 1500);
+  std::vector<std::pair<uint64_t, std::string>> log;
+  Named a("A", log), b("B", log), o("O", log);
+  o.more = [](uint64_t c) { return c < 9; };
+  bool a_ran = false;
+  b.more = [&](uint64_t c) {
+    CHECK(a_ran);  // A's tick of this time step is done when B ticks
+    a_ran = false;
+    return c < 6;
+  };
+  a.more = [&](uint64_t c) {
+    a_ran = true;
+    return c < 6;
+  };
+  second.wake(b, 3);
+  other.wake(o, 4);
+  first.wake(a, 3);
+  sc_core::sc_start();
+  std::vector<std::string> ab;
+  for (const auto& [c, id] : log)
+    if (id != "O") ab.push_back(std::to_string(c) + id);
+  CHECK(ab == std::vector<std::string>{"3A", "3B", "4A", "4B", "5A", "5B", "6A", "6B"});
+}
+
+namespace {
+// Runs f in the delta cycle after the call: an answer that comes after the domain's tick, as an
+// RTL unit's does (rtl/rtl_clock.h).
+struct Later : sc_core::sc_module {
+  SC_HAS_PROCESS(Later);
+  sc_core::sc_event ev;
+  std::function<void()> f;
+  explicit Later(sc_core::sc_module_name n) : sc_core::sc_module(n) {
+    SC_METHOD(run);
+    sensitive << ev;
+    dont_initialize();
+  }
+  unsigned deltas = 0;
+  void after_this_delta(std::function<void()> g, unsigned n = 1) {
+    f = std::move(g);
+    deltas = n;
+    ev.notify(sc_core::SC_ZERO_TIME);
+  }
+  void run() {
+    if (--deltas) ev.notify(sc_core::SC_ZERO_TIME);
+    else f();
+  }
+};
+
+// H holds its next cycle in its tick of 5; Y ticks after it in 5 and asks for 6. `answer` runs in
+// the delta cycle after the edge of 5 (it resolves the hold, or not). The log of cycles 5..6.
+std::vector<std::pair<uint64_t, std::string>> hold_case(std::function<void(ClockDomain&, Tickable&)> answer) {
+  ClockDomain clk("clk", 1000);
+  Later later("later");
+  std::vector<std::pair<uint64_t, std::string>> log;
+  Named h("H", log), y("Y", log);
+  h.more = [&](uint64_t c) {
+    if (c == 5) {
+      clk.hold(h);
+      later.after_this_delta([&] { answer(clk, h); });
+    }
+    return false;
+  };
+  y.more = [](uint64_t c) { return c == 5; };
+  clk.wake(h, 5);
+  clk.wake(y, 5);
+  sc_core::sc_start();
+  return log;
+}
+}  // namespace
+
+TEST_CASE("ClockDomain hold: resolved as needed, the unit ticks where returning true would have put it") {
+  const auto log = hold_case([](ClockDomain& clk, Tickable& h) { clk.resolve(h, true); });
+  const std::vector<std::pair<uint64_t, std::string>> want = {{5, "H"}, {5, "Y"}, {6, "H"}, {6, "Y"}};
+  CHECK(log == want);
+}
+
+TEST_CASE("ClockDomain hold: resolved as not needed, the unit does not tick") {
+  const auto log = hold_case([](ClockDomain& clk, Tickable& h) { clk.resolve(h, false); });
+  const std::vector<std::pair<uint64_t, std::string>> want = {{5, "H"}, {5, "Y"}, {6, "Y"}};
+  CHECK(log == want);
+}
+
+TEST_CASE("ClockDomain hold: a wake-up while held takes its own place when the hold is not needed") {
+  const auto log = hold_case([](ClockDomain& clk, Tickable& h) {
+    clk.wake_after_now(h);  // -> 6, after Y's place
+    clk.resolve(h, false);
+  });
+  const std::vector<std::pair<uint64_t, std::string>> want = {{5, "H"}, {5, "Y"}, {6, "Y"}, {6, "H"}};
+  CHECK(log == want);
+}
+
+TEST_CASE("ClockDomain hold: a wake-up after a hold resolved as not needed takes its own place") {
+  const auto log = hold_case([](ClockDomain& clk, Tickable& h) {
+    clk.resolve(h, false);
+    clk.wake_after_now(h);
+  });
+  const std::vector<std::pair<uint64_t, std::string>> want = {{5, "H"}, {5, "Y"}, {6, "Y"}, {6, "H"}};
+  CHECK(log == want);
+}
+
+TEST_CASE("ClockDomain hold: woken while held and then needed, the unit ticks once in the held place") {
+  const auto log = hold_case([](ClockDomain& clk, Tickable& h) {
+    clk.wake_after_now(h);
+    clk.resolve(h, true);
+  });
+  const std::vector<std::pair<uint64_t, std::string>> want = {{5, "H"}, {5, "Y"}, {6, "H"}, {6, "Y"}};
+  CHECK(log == want);
+}
+
+TEST_CASE("ClockDomain hold: a later domain's edge of the same time waits for the resolve") {
+  // The answer comes 3 delta cycles after the edge (as an RTL unit's does); the second domain's
+  // unit of that time must see what the answer did, as it would see a tick's own work.
+  ClockDomain first("first", 1000), second("second", 1000);
+  Later later("later");
+  std::vector<std::pair<uint64_t, std::string>> log;
+  Named h("H", log), b("B", log);
+  int answered = -1;
+  h.more = [&](uint64_t c) {
+    first.hold(h);
+    later.after_this_delta([&, c] {
+      answered = static_cast<int>(c);
+      first.resolve(h, c < 4);
+    }, 3);
+    return false;
+  };
+  b.more = [&](uint64_t c) {
+    CHECK(answered == static_cast<int>(c));
+    return c < 4;
+  };
+  second.wake(b, 3);
+  first.wake(h, 3);
+  sc_core::sc_start();
+  // H's hold of 3 is needed, that of 4 is not.
+  const std::vector<std::pair<uint64_t, std::string>> want = {{3, "H"}, {3, "B"}, {4, "H"}, {4, "B"}};
+  CHECK(log == want);
+}
+
+TEST_CASE("ClockDomain hold: a hold not resolved before its edge is an error") {
+  REQUIRE_THROWS_WITH(hold_case([](ClockDomain&, Tickable&) {}), Catch::Contains("was not resolved before its edge"));
+}
+
+TEST_CASE("ClockDomain hold: hold outside a tick and resolve without a hold are errors") {
+  ClockDomain clk("clk", 1000);
+  std::vector<std::pair<uint64_t, std::string>> log;
+  Named h("H", log);
+  REQUIRE_THROWS_WITH(clk.hold(h), Catch::Contains("hold() outside a tick"));
+  REQUIRE_THROWS_WITH(clk.resolve(h, true), Catch::Contains("not held"));
 }
 
 TEST_CASE("ClockDomain: input handed over between edges is latched at the next edge") {
