@@ -47,15 +47,14 @@ PacketCoalescingUnit::PacketCoalescingUnit(sc_core::sc_module_name name, const P
   });
   // Answers after the tick (the RTL's), in the same cycle: a read refused while its RGR count was
   // reserved is retried now, as the C++ model's tick-end retry would have taken it; and when the
-  // answer readies stage 2 (an allocation) the next cycle ticks, as the C++ tick would have
-  // returned true; no other tick is added, since a tick the C++ model does not have could see a
-  // port freed earlier in its time step.
+  // last answer is in, the tick's hold on the next cycle is resolved as the C++ tick's return
+  // value would have been: work latched, or stage 2 ready as the tick left it.
   rgr_->on_answered([this] {
     req_in.retry();
-    if (!tick_again_ && stage2_ready()) {
-      tick_again_ = true;
-      clk_.wake_after_now(*this);
-    }
+    if (!held_ || rgr_->in_flight()) return;
+    held_ = false;
+    tick_again_ = tick_again_ || in_latch_.gp || (!to_mem_busy_at_tick_ && stage2_has_work());
+    clk_.resolve(*this, tick_again_);
   });
   data_.resize(p_.rgrs);
   ring_.resize(p_.rgrs + 1);
@@ -134,6 +133,11 @@ bool PacketCoalescingUnit::tick(uint64_t cycle) {
   req_in.retry();    // a freed RGR / write-buffer slot / latch may take a withheld request
   from_mem.retry();  // likewise a freed reply-queue slot
   tick_again_ = in_latch_.gp || mem_latch_.gp || (!replies_.empty() && !reply_out.busy()) || stage2_ready();
+  if (rgr_->in_flight()) {  // the RTL answers after this tick: the edge, and its place, wait
+    held_ = true;
+    to_mem_busy_at_tick_ = to_mem.busy();
+    clk_.hold(*this);
+  }
   return tick_again_;
 }
 
@@ -183,9 +187,11 @@ void PacketCoalescingUnit::released(tlm::tlm_generic_payload& gp, const RequestG
   occupancy_changed(-1);
 }
 
-bool PacketCoalescingUnit::stage2_ready() const {
-  return !to_mem.busy() && replies_.size() < p_.reply_queue && (head_ != tail_ || !wbuf_.empty());
+bool PacketCoalescingUnit::stage2_has_work() const {
+  return replies_.size() < p_.reply_queue && (head_ != tail_ || !wbuf_.empty());
 }
+
+bool PacketCoalescingUnit::stage2_ready() const { return !to_mem.busy() && stage2_has_work(); }
 
 void PacketCoalescingUnit::stage2() {
   if (!stage2_ready()) return;

@@ -51,8 +51,9 @@
 // the cycle it was asked, in the delta cycles after its edge, so both give the same results
 // cycle for cycle: stage 1 reserves an RGR while its read is being looked up (the count
 // accept_request checks), the merge unit's reply takes its reply-queue slot when it asks, a read
-// refused meanwhile is retried when the answer comes, still in that cycle, and an allocation
-// that readies stage 2 schedules the next tick as the C++ tick's return value would. The RTL needs
+// refused meanwhile is retried when the answer comes, still in that cycle, and a tick that
+// waits for an answer holds its place in the next cycle (ClockDomain::hold) and resolves it as the
+// C++ tick's return value would have, so both tick in the same order among the units. The RTL needs
 // max_nodes <= 64 and blocks below 2^41 (its fields, 001 §3.2).
 // Stats: coalescing_ratio = grouped_requests / reads, the reply packets saved per read (each
 // grouped read would have been one reply packet). The paper's §5.3 "actual inter-core locality
@@ -151,6 +152,7 @@ class PacketCoalescingUnit : public sc_core::sc_module, public McStage, private 
   void stage2();
   void stage1(uint64_t cycle);
   bool stage2_ready() const;
+  bool stage2_has_work() const;  // stage2_ready() but for to_mem's state
   void requested(tlm::tlm_generic_payload& gp, const RequestGroupingRegisters::RequestResult& r);
   void released(tlm::tlm_generic_payload& gp, const RequestGroupingRegisters::ReleaseResult& r);
   void occupancy_changed(int delta);
@@ -167,6 +169,8 @@ class PacketCoalescingUnit : public sc_core::sc_module, public McStage, private 
   Latch in_latch_, mem_latch_;
   bool prefer_write_ = false;      // round-robin pointer of the request selector
   bool tick_again_ = false;        // the last tick asked for the next cycle
+  bool held_ = false;              // the last tick held the next cycle until the RTL answers
+  bool to_mem_busy_at_tick_ = false;  // to_mem.busy() at the end of that tick
   unsigned valid_ = 0;
   uint64_t writes_at_mem_ = 0;     // writes/atomics sent to the L2 and not replied yet
   bool rgr_wait_ = false;          // a read is being refused for want of an RGR
