@@ -21,12 +21,10 @@
 // driven pin to an RTL output must settle within one delta cycle: it may go through one
 // Verilated module (whose eval settles its logic at once), not through a chain of them.
 // The clock is a pulse inside the edge's time step, made of delta cycles: the RTL adds no timed
-// event to the simulation, so the clock domains of a platform run in the same order within a
-// time step with the RTL as with a C++ model. That matters: a gpusc unit that reads a port's
-// state in its tick sees a unit of another clock domain of the same edge time act before it or
-// not, depending on that order (a falling edge half a period later changed which MC or NI went
-// first, and so the stall counters). In a VCD the clock does not show; the pins and the RTL's
-// registers change at the edge times.
+// event to the simulation. (Same-time edges of several clock domains run in the order
+// ClockDomain fixes, whatever timed events there are; an owner whose next tick depends on an
+// answer holds it with ClockDomain::hold until the answer comes, docs/rtl-cosim.md.) In a VCD
+// the clock does not show; the pins and the RTL's registers change at the edge times.
 // Messages must come from units ticked by this domain (or from another adapter of the same
 // clock): one handed over at an edge time from elsewhere is an error, since whether that edge
 // saw it would depend on process order. Adapters are called in the order they were attached.
