@@ -19,6 +19,7 @@ RequestController::RequestController(sc_core::sc_module_name name, const Params&
     : sc_core::sc_module(name),
       p_(checked(p, sectors, this->name())),
       critical_maps_(p.window_maps == "critical"),
+      first_window_(p.ica_window == "first-request"),
       sectors_(sectors),
       all_(sectors >= 32 ? ~0u : (1u << sectors) - 1),
       ica_(sectors - 1),
@@ -41,17 +42,23 @@ void RequestController::attach(Cache& cache) {
   });
   cache.on_fill_complete([this](const Cache::SectorEvent& e) {
     ++replies_;
-    on_reply(critical_maps_ ? e.critical : e.map, e.inconsistent);
+    on_reply(critical_maps_ ? e.critical : e.map, e.inconsistent, e.first);
   });
   cache.on_sector_evict([this](const Cache::SectorEvent& e) {
     ++evictions_;
-    on_evict(critical_maps_ ? e.critical : e.map, e.inconsistent);
+    on_evict(critical_maps_ ? e.critical : e.map, e.inconsistent, e.first);
   });
 }
 
-void RequestController::record(uint32_t map, bool inconsistent) {
+void RequestController::record(uint32_t map, bool inconsistent, uint32_t first) {
   map &= all_;
   push(fdr_, map == all_);
+  first &= all_;
+  if (first_window_ && first) {  // the window decide() consulted for that first request
+    const unsigned k = popcount(first);
+    push(ica_[(k < 2 ? 2 : k) - 2], inconsistent);
+    return;
+  }
   const unsigned k = popcount(map);
   if (k >= 2) push(ica_[k - 2], inconsistent);
 }

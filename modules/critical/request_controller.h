@@ -38,8 +38,15 @@
 //     sector fetches the whole line (Decision::FullRequest, after steps 1 and 2);
 //   * a ratio over a window holding fewer than window_size events uses the events it holds;
 //     an empty window has ratio 0 (nothing seen yet: partial, as a PDR-minded start);
-//   * the ICA window an input feeds is the size of its map (window_maps); writes do not feed
-//     the windows (the cache does not report them).
+//   * the ICA window an input feeds (ica_window): "map" = the size of its map (window_maps);
+//     "first-request" = the window the request that allocated the MSHR (a reply) or installed
+//     the line (an eviction) consulted, so a window holds the outcomes of the decisions it made
+//     (was a fetch of that size followed by a request for sectors outside it?). The thesis keeps
+//     one window "per access size" without saying whose size. With "map" an inconsistent line
+//     lands in a window larger than the access that fetched it: string-match's 1-sector reads,
+//     later widened by HI misses to 3-4 sectors, feed the 96 and 128 B windows and the 64 B
+//     window the next 1-sector read consults stays consistent (docs/validation/critical.md,
+//     departure 4). Writes do not feed the windows (the cache does not report them).
 #pragma once
 #include <cstdint>
 #include <deque>
@@ -61,11 +68,15 @@ class RequestController : public sc_core::sc_module {
     double ica_threshold = 0.5;   // ICA ratio at or under which a miss fetches partially (25/50/75%)
     double fdr_threshold = 0.9;   // FDR ratio over which every miss fetches the line (30/60/90%)
     std::string window_maps = "critical";  // critical | fetched: the map a reply or eviction feeds in
+    std::string ica_window = "map";        // map | first-request: the ICA window it feeds
     template <class F> static void describe(F&& f) {
       using S = Params;
       GPUSC_PARAM_C(window_maps, "critical|fetched",
                     "the map a reply or eviction feeds into the windows: critical = the sectors its requests "
                     "needed; fetched = the sectors fetched (reply) or valid (eviction); not in 002");
+      GPUSC_PARAM_C(ica_window, "map|first-request",
+                    "the ICA window a reply or eviction feeds: map = the window of its map's size; first-request = "
+                    "the window its MSHR's (reply) or line's (eviction) first request consulted; not in 002");
       GPUSC_PARAM_R(window_size, 1, 4096, "events kept per window [count] (002 Table 5.1: 16; swept 8, 16, 32)");
       GPUSC_PARAM_R(ica_threshold, 0.0, 1.0,
                     "ICA ratio at or under which a miss fetches only its sectors [ratio] (002: 0.5; swept 0.25-0.75)");
@@ -85,8 +96,10 @@ class RequestController : public sc_core::sc_module {
   void attach(Cache& cache);
 
   // Windows manager inputs (what attach() connects; public for tests).
-  void on_reply(uint32_t map, bool inconsistent) { record(map, inconsistent); }
-  void on_evict(uint32_t map, bool inconsistent) { record(map, inconsistent); }
+  // first: the sectors of the request that allocated the MSHR (reply) or installed the line
+  // (eviction); 0 = unknown (the map's window is used).
+  void on_reply(uint32_t map, bool inconsistent, uint32_t first = 0) { record(map, inconsistent, first); }
+  void on_evict(uint32_t map, bool inconsistent, uint32_t first = 0) { record(map, inconsistent, first); }
   // Request controller: the decision for a read miss needing `request` sectors, and the fetch
   // map it gives (missing, or every sector).
   Decision decide(uint32_t request, Cache::MissClass c) const;
@@ -104,13 +117,14 @@ class RequestController : public sc_core::sc_module {
   }
 
  private:
-  void record(uint32_t map, bool inconsistent);
+  void record(uint32_t map, bool inconsistent, uint32_t first);
   void push(std::deque<bool>& w, bool bit);
   double ratio(const std::deque<bool>& w) const;
   const std::deque<bool>& ica_window(unsigned sectors) const;
 
   const Params p_;
   const bool critical_maps_;  // window_maps == critical
+  const bool first_window_;   // ica_window == first-request
   const unsigned sectors_;
   const uint32_t all_;
   std::deque<bool> fdr_;

@@ -285,7 +285,7 @@ Cache::Line& Cache::install(uint64_t line) {
   if (l.valid) {
     ++evictions_;
     for (const auto& f : evict_obs_) f(l.tag, l.dirty);
-    for (const auto& f : sector_evict_obs_) f(SectorEvent{l.tag, l.valid, l.inconsistent, l.touched});
+    for (const auto& f : sector_evict_obs_) f(SectorEvent{l.tag, l.valid, l.inconsistent, l.touched, l.first});
     if (used_hist_) {
       *evicted_sectors_ += sector_count_;
       *evicted_used_ += popcount(l.touched);
@@ -557,7 +557,10 @@ void Cache::sector_fill(Payload& gp) {
   }
   *sectors_returned_ += popcount(r & m->pending);
   m->pending &= ~r;
-  if (!l && m->allocate) l = &install(line);
+  if (!l && m->allocate) {
+    l = &install(line);
+    l->first = m->first;
+  }
   if (l) {
     l->valid |= r;
     l->dirty |= m->dirty;
@@ -581,7 +584,7 @@ void Cache::sector_fill(Payload& gp) {
   if (!m->pending) {  // every sector asked is back: no more fills; frees after its last answer
     m->filled = true;
     trace_.end("miss", line);
-    for (const auto& f : fill_done_obs_) f(SectorEvent{line, m->requested, m->inconsistent, m->touched});
+    for (const auto& f : fill_done_obs_) f(SectorEvent{line, m->requested, m->inconsistent, m->touched, m->first});
   }
   if (!m->ready.empty()) {
     answering_ = m;
@@ -596,7 +599,7 @@ void Cache::free_mshr_entry(Mshr& m) {
   m.waits.clear();
   m.ready.clear();
   m.busy = m.filled = m.inconsistent = false;
-  m.pending = m.requested = m.touched = 0;
+  m.pending = m.requested = m.touched = m.first = 0;
 }
 
 void Cache::release_looked_up(uint64_t cycle) {
@@ -747,7 +750,7 @@ bool Cache::sector_miss(Payload& gp, MemExt& e, uint64_t cycle, bool atomic, uin
   m->dirty = atomic;
   m->pending = m->requested = fetch;
   m->inconsistent = false;
-  m->touched = sectors_of(e);
+  m->touched = m->first = sectors_of(e);
   m->reqs.push_back(&gp);
   m->waits.push_back(wait);
   for (const auto& f : miss_obs_) f(gp, line);

@@ -263,6 +263,7 @@ class Cache : public sc_core::sc_module, private Tickable {
     uint32_t map;       // sectors fetched (fill) or valid (eviction) (bit i = 32 B sector i)
     bool inconsistent;  // a later request needed sectors outside the present or pending map
     uint32_t critical;  // sectors the requests needed: the MSHR's requests (fill), read since installed (eviction)
+    uint32_t first;     // sectors of the request whose miss allocated the MSHR (fill) / installed the line (eviction)
   };
   void on_fill_complete(std::function<void(const SectorEvent&)> f);
   void on_sector_evict(std::function<void(const SectorEvent&)> f);
@@ -324,6 +325,7 @@ class Cache : public sc_core::sc_module, private Tickable {
     bool dirty = false;
     uint64_t lru = 0;    // last-use stamp
     uint32_t touched = 0;       // sector_stats: sectors read since installed
+    uint32_t first = 0;         // sector fetch: sectors of the request whose miss installed it
     bool inconsistent = false;  // sector fetch: an HI happened on the line
   };
   struct Mshr {
@@ -340,6 +342,7 @@ class Cache : public sc_core::sc_module, private Tickable {
     std::vector<uint32_t> waits;
     std::vector<Payload*> ready;
     uint32_t touched = 0;  // sector_stats: sectors its requests read
+    uint32_t first = 0;    // sector fetch: sectors of the request that allocated it
   };
   struct Timed {
     uint64_t ready;  // cycle from which it may be handled

@@ -170,6 +170,65 @@ TEST_CASE("RequestController: with critical maps (the default) the windows see t
   CHECK(invariant_failures().empty());
 }
 
+TEST_CASE("RequestController: ica_window = first-request feeds the window the first request consulted",
+          "[critical][controller]") {
+  RequestController::Params p;
+  p.window_size = 4;
+  p.ica_window = "first-request";
+  RequestController rc("rc", p);
+  rc.on_evict(0xf, true, 0x1);   // read 1111 after a 1-sector first request: the 64 B window
+  rc.on_reply(0x7, false, 0x6);  // a 2-sector request's MSHR, 3 sectors needed in all: 64 B again
+  rc.on_reply(0x7, true, 0x7);   // 3 sectors from the start: the 96 B window
+  rc.on_evict(0xf, true);        // first unknown: the window of its map, 128 B
+  CHECK(rc.ica_events(2) == 2);
+  CHECK(rc.ica_ratio(2) == 0.5);
+  CHECK(rc.ica_events(3) == 1);
+  CHECK(rc.ica_ratio(3) == 1.0);
+  CHECK(rc.ica_events(4) == 1);
+  CHECK(rc.fdr_events() == 4);
+  CHECK(rc.fdr_ratio() == 0.5);  // two events read the whole line
+  CHECK(rc.decide(0x1, MC::First) == D::Partial);  // 0.5 <= ica_threshold
+}
+
+TEST_CASE("RequestController: attached with ica_window = first-request, a line's later sectors count against its first request",
+          "[critical][controller][cache]") {
+  // The script of the critical-maps case: A's eviction (read 0011, ICA) and B's SM completion go
+  // to the 64 B window, which A's and B's 1-sector first requests consulted, with A's first fill
+  // and its HI's fill (consistent) before them: C (2 sectors) sees 0.5 and fetches only its
+  // sectors, where the map reading (64 B window [1 1]) fetched the whole line.
+  Cache::Params cp;
+  cp.sets = 1;
+  cp.ways = 1;
+  cp.sectored = true;
+  cp.fetch_granularity = "sector";
+  Bench b("b", cp, /*mem_latency=*/10);
+  RequestController::Params p;
+  p.window_size = 4;
+  p.ica_window = "first-request";
+  RequestController rc("rc", p);
+  rc.attach(b.cache);
+  b.read(10, 0x000, 1, 0x1);  // A FM: partial 0001; complete, first 0001: FDR [0], 64 B [0]
+  b.read(40, 0x000, 2, 0x2);  // A HI: partial 0010; complete, first 0010: FDR [0 0], 64 B [0 0]; A inconsistent
+  b.read(60, 0x080, 3, 0x1);  // B FM: partial 0001; its fill evicts A (read 0011, ICA, first 0001): 64 B [0 0 1]
+  b.read(61, 0x080, 4, 0x2);  // B SM: 1110; complete, first 0001, SM: FDR [0 0 0 0], 64 B [0 0 1 1]
+  b.read(100, 0x100, 5, 0x3); // C FM: 64 B window 0.5: partial 0011; its fill evicts B (read 0011,
+                              //   consistent, first 0001): 64 B [0 1 1 0]; C complete, first 0011: [1 1 0 0]
+  b.run_to(300);
+  const auto& m = b.mem.log();
+  REQUIRE(m.size() == 5);
+  const uint32_t maps[] = {0x1, 0x2, 0x1, 0xe, 0x3};
+  for (size_t i = 0; i < 5; ++i) {
+    INFO("fetch " << i);
+    CHECK(m[i].ext.sector_mask == maps[i]);
+  }
+  CHECK(rc.fdr_ratio() == 0.0);
+  CHECK(rc.ica_events(2) == 4);
+  CHECK(rc.ica_ratio(2) == 0.5);
+  CHECK(rc.ica_events(3) == 0);
+  CHECK(rc.ica_events(4) == 0);
+  CHECK(invariant_failures().empty());
+}
+
 TEST_CASE("RequestController: attaching to a line cache or to other sectors per line is an error",
           "[critical][controller][config]") {
   ClockDomain clk("clk", 1000.0);
