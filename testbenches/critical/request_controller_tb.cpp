@@ -190,7 +190,7 @@ TEST_CASE("RequestController: ica_window = first-request feeds the window the fi
   CHECK(rc.decide(0x1, MC::First) == D::Partial);  // 0.5 <= ica_threshold
 }
 
-TEST_CASE("RequestController: attached with ica_window = first-request, a line's later sectors count against its first request",
+TEST_CASE("RequestController: attached with ica_window = first-request: a line's later sectors count against its first request",
           "[critical][controller][cache]") {
   // The script of the critical-maps case: A's eviction (read 0011, ICA) and B's SM completion go
   // to the 64 B window, which A's and B's 1-sector first requests consulted, with A's first fill
