@@ -14,6 +14,18 @@ using Catch::Contains;
 using D = RequestController::Decision;
 using MC = Cache::MissClass;
 
+namespace {
+// A sector-fetch L1 of one line, so each new line's fill evicts the last.
+Cache::Params one_line_sector_cache() {
+  Cache::Params cp;
+  cp.sets = 1;
+  cp.ways = 1;
+  cp.sectored = true;
+  cp.fetch_granularity = "sector";
+  return cp;
+}
+}  // namespace
+
 TEST_CASE("RequestController: decisions on scripted windows follow FDR, then SM, then ICA", "[critical][controller]") {
   RequestController::Params p;
   p.window_size = 4;
@@ -89,12 +101,7 @@ TEST_CASE("RequestController: thresholds and window size are parameters", "[crit
 
 TEST_CASE("RequestController: attached to a sector-fetch L1 it chooses each fetch map from the L1's replies and evictions (fetched maps)",
           "[critical][controller][cache]") {
-  Cache::Params cp;  // one line: B's fill evicts A, C's evicts B
-  cp.sets = 1;
-  cp.ways = 1;
-  cp.sectored = true;
-  cp.fetch_granularity = "sector";
-  Bench b("b", cp, /*mem_latency=*/10);
+  Bench b("b", one_line_sector_cache(), /*mem_latency=*/10);  // B's fill evicts A, C's evicts B
   RequestController::Params p;
   p.window_size = 4;
   p.window_maps = "fetched";  // the windows see the maps fetched (replies) and valid (evictions)
@@ -136,12 +143,7 @@ TEST_CASE("RequestController: with critical maps (the default) the windows see t
           "[critical][controller][cache]") {
   // The script of the case above; the fetch maps are the same, the windows are not: a whole-line
   // fetch or a line read in two sectors feeds the sectors its requests needed.
-  Cache::Params cp;
-  cp.sets = 1;
-  cp.ways = 1;
-  cp.sectored = true;
-  cp.fetch_granularity = "sector";
-  Bench b("b", cp, /*mem_latency=*/10);
+  Bench b("b", one_line_sector_cache(), /*mem_latency=*/10);
   RequestController::Params p;
   p.window_size = 4;
   RequestController rc("rc", p);
@@ -196,12 +198,7 @@ TEST_CASE("RequestController: attached with ica_window = first-request: a line's
   // to the 64 B window, which A's and B's 1-sector first requests consulted, with A's first fill
   // and its HI's fill (consistent) before them: C (2 sectors) sees 0.5 and fetches only its
   // sectors, where the map reading (64 B window [1 1]) fetched the whole line.
-  Cache::Params cp;
-  cp.sets = 1;
-  cp.ways = 1;
-  cp.sectored = true;
-  cp.fetch_granularity = "sector";
-  Bench b("b", cp, /*mem_latency=*/10);
+  Bench b("b", one_line_sector_cache(), /*mem_latency=*/10);
   RequestController::Params p;
   p.window_size = 4;
   p.ica_window = "first-request";
