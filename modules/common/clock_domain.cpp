@@ -147,13 +147,24 @@ uint64_t ClockDomain::dispatched_ticks() const {
   return n;
 }
 
+// Puts u in l's calendar at `cycle` (inlined: wake() is on every unit's path).
+[[gnu::always_inline]] inline void ClockDomain::enqueue(Lane& l, Tickable& u, uint64_t cycle, uint64_t base) {
+  if (cycle < base + kWheel) {
+    l.wheel[cycle % kWheel].push_back(&u);
+    ++l.in_wheel;
+  } else {
+    l.far.push(Far{cycle, l.far_seq++, &u});
+  }
+  // Lanes ticking at once cannot touch the SystemC event: run_edge arms the next edge at its end.
+  if (!parallel_) arm(cycle);
+}
+
 void ClockDomain::wake(Tickable& u, uint64_t cycle) {
   if (u.lane_ != t_lane_ && parallel_)
     error(name(), "a unit of lane ", t_lane_, " woke a unit of lane ", u.lane_,
           " during a parallel edge; units of different lanes exchange work through the mailbox"
           " (exchanged(), at_lane_start())");
   Lane& l = *lanes_[u.lane_];
-  uint64_t& at = u.held_ ? u.alt_at_ : u.wake_at_;  // held: the schedule without the hold
   uint64_t base = l.now;  // inside an edge the lane's wheel starts at its cycle
   if (base != UINT64_MAX) {
     if (cycle <= base) cycle = base + 1;
@@ -164,18 +175,20 @@ void ClockDomain::wake(Tickable& u, uint64_t cycle) {
     if (cycle < base) cycle = base;  // that edge has been dispatched already
     woken_ = true;
   }
-  if (cycle >= at) return;  // already due no later than that
-  at = cycle;
-  if (cycle < base + kWheel) {
-    l.wheel[cycle % kWheel].push_back(&u);
-    ++l.in_wheel;
-  } else {
-    l.far.push(Far{cycle, l.far_seq++, &u});
+  if (cycle >= u.wake_at_) {  // already due no later than that
+    if (u.held_) wake_held(u, cycle, base);  // (a held unit is due at the held place)
+    return;
   }
-  // Lanes ticking at once cannot touch the SystemC event: run_edge arms the next edge at its end.
-  // (With one lane the event is armed as the wake-ups come: the order of notifications decides
-  // the order of same-time edges of several domains, so it is kept.)
-  if (!parallel_) arm(cycle);
+  u.wake_at_ = cycle;
+  enqueue(l, u, cycle, base);
+}
+
+// A wake-up while u holds its place: it takes the place it would have taken had the tick
+// returned false, in case the hold is resolved as not needed (a stale entry otherwise).
+void ClockDomain::wake_held(Tickable& u, uint64_t cycle, uint64_t base) {
+  if (!u.hold_open_ || cycle >= u.alt_at_) return;
+  u.alt_at_ = cycle;
+  enqueue(*lanes_[u.lane_], u, cycle, base);
 }
 
 void ClockDomain::hold(Tickable& u) {
@@ -203,7 +216,12 @@ void ClockDomain::resolve(Tickable& u, bool needed) {
     waiting_.clear();
   }
   if (needed || !u.hold_open_) return;  // its place stays; places taken while held are stale entries
-  if (u.held_first_) u.skip_at_ = u.wake_at_;  // a wake-up for that cycle, then or later, goes after it
+  if (u.held_first_) {  // the held place goes: a wake-up for that cycle, then or later, comes after
+    Lane& l = *lanes_[0];
+    auto& bucket = l.wheel[u.wake_at_ % kWheel];
+    bucket.erase(std::find(bucket.begin(), bucket.end(), &u));
+    --l.in_wheel;
+  }
   u.wake_at_ = u.alt_at_;
   u.alt_at_ = UINT64_MAX;
 }
@@ -233,11 +251,6 @@ void ClockDomain::begin_lane(Lane& l, uint64_t c, unsigned half) {
 void ClockDomain::run_lane(Lane& l, uint64_t c) {
   for (Tickable* u : l.running) {
     if (u->wake_at_ != c) continue;  // stale: rescheduled earlier and already ran
-    if (u->held_ || u->skip_at_ == c) {
-      if (u->held_) error(name(), "a unit held in cycle ", c - 1, " was not resolved before its edge");
-      u->skip_at_ = UINT64_MAX;  // the held place, given up: its later wake-up is the real one
-      continue;
-    }
     u->wake_at_ = UINT64_MAX;
     ++l.ticks;
     // Re-arm for c + 1: wake() without its checks (that slot is in the wheel); nothing to do if
@@ -273,7 +286,8 @@ bool ClockDomain::due_at(const sc_core::sc_time& t) const {
 }
 
 void ClockDomain::run_edge() {
-  for (ClockDomain* d : domains_in_order()) {
+  const auto& all = domains_in_order();
+  for (ClockDomain* d : all) {  // (the first domain, and a lone one, look at none)
     if (d == this) break;
     if (d->holds_) {  // an earlier domain's edge of this time is not over: its last resolve() resumes this
       d->waiting_.push_back(this);
@@ -285,6 +299,7 @@ void ClockDomain::run_edge() {
     }
   }
   const uint64_t c = cycle_of(sc_core::sc_time_stamp());
+  if (holds_) error(name(), "a unit held in cycle ", c - 1, " was not resolved before its edge");
   armed_ = UINT64_MAX;
   if (c > base_) base_ = c;
   const unsigned parity = static_cast<unsigned>(++seq_ & 1);

@@ -59,12 +59,11 @@ class Tickable {
  private:
   friend class ClockDomain;
   uint64_t wake_at_ = UINT64_MAX;  // cycle this unit is scheduled for (UINT64_MAX: asleep)
-  uint64_t alt_at_ = UINT64_MAX;   // while held: where wake-ups would have put it without the hold
   unsigned lane_ = 0;              // ClockDomain lane (see ClockDomain::place)
-  uint64_t skip_at_ = UINT64_MAX;  // a resolved hold gave up its place in this cycle's bucket
   bool held_ = false;              // ClockDomain::hold() awaits its resolve()
   bool held_first_ = false;        // the held place is the unit's first entry in its bucket
   bool hold_open_ = false;         // the held place is to be decided (it had none at c + 1)
+  uint64_t alt_at_ = UINT64_MAX;   // while held: where wake-ups would have put it without the hold
 };
 
 class ClockDomain : public sc_core::sc_module {
@@ -165,6 +164,8 @@ class ClockDomain : public sc_core::sc_module {
   void work(unsigned lane);
   void publish(uint64_t go);
   void arm(uint64_t cycle);
+  void enqueue(Lane& l, Tickable& u, uint64_t cycle, uint64_t base);
+  void wake_held(Tickable& u, uint64_t cycle, uint64_t base);
   bool due_at(const sc_core::sc_time& t) const;  // its edge at t is armed and has not run
 
   static inline thread_local unsigned t_lane_ = 0;  // lane the calling thread ticks
