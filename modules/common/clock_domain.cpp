@@ -219,7 +219,9 @@ void ClockDomain::resolve(Tickable& u, bool needed) {
   if (u.held_first_) {  // the held place goes: a wake-up for that cycle, then or later, comes after
     Lane& l = *lanes_[0];
     auto& bucket = l.wheel[u.wake_at_ % kWheel];
-    bucket.erase(std::find(bucket.begin(), bucket.end(), &u));
+    const auto it = std::find(bucket.begin(), bucket.end(), &u);
+    if (it == bucket.end()) error(name(), "resolve(): the held place is gone; was its edge run before the answer?");
+    bucket.erase(it);
     --l.in_wheel;
   }
   u.wake_at_ = u.alt_at_;
@@ -286,8 +288,7 @@ bool ClockDomain::due_at(const sc_core::sc_time& t) const {
 }
 
 void ClockDomain::run_edge() {
-  const auto& all = domains_in_order();
-  for (ClockDomain* d : all) {  // (the first domain, and a lone one, look at none)
+  for (ClockDomain* d : domains_in_order()) {
     if (d == this) break;
     if (d->holds_) {  // an earlier domain's edge of this time is not over: its last resolve() resumes this
       d->waiting_.push_back(this);
