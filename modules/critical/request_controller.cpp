@@ -55,8 +55,7 @@ void RequestController::record(uint32_t map, bool inconsistent, uint32_t first) 
   push(fdr_, map == all_);
   first &= all_;
   if (first_window_ && first) {  // the window decide() consulted for that first request
-    const unsigned k = popcount(first);
-    push(ica_[(k < 2 ? 2 : k) - 2], inconsistent);
+    push(ica_[window_of(popcount(first))], inconsistent);
     return;
   }
   const unsigned k = popcount(map);
@@ -89,7 +88,7 @@ RequestController::Decision RequestController::decide(uint32_t request, Cache::M
   if (c == Cache::MissClass::Subsequent) return Decision::FullSubsequent;
   const unsigned k = popcount(request & all_);
   if (k >= sectors_) return Decision::FullRequest;  // the request itself asks the whole line
-  return ratio(ica_[(k < 2 ? 2 : k) - 2]) <= p_.ica_threshold ? Decision::Partial : Decision::FullIca;
+  return ratio(ica_[window_of(k)]) <= p_.ica_threshold ? Decision::Partial : Decision::FullIca;
 }
 
 uint32_t RequestController::fetch_map(uint32_t request, uint32_t missing, Cache::MissClass c) {

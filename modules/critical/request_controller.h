@@ -45,8 +45,10 @@
 //     one window "per access size" without saying whose size. With "map" an inconsistent line
 //     lands in a window larger than the access that fetched it: string-match's 1-sector reads,
 //     later widened by HI misses to 3-4 sectors, feed the 96 and 128 B windows and the 64 B
-//     window the next 1-sector read consults stays consistent (docs/validation/critical.md,
-//     departure 4). Writes do not feed the windows (the cache does not report them).
+//     window the next 1-sector read consults stays consistent. "first-request" does not change
+//     string-match either (its 64 B window also takes every FM and HI reply, consistent:
+//     docs/validation/critical.md, departure 4). Writes do not feed the windows (the cache does
+//     not report them).
 #pragma once
 #include <cstdint>
 #include <deque>
@@ -121,6 +123,8 @@ class RequestController : public sc_core::sc_module {
   void push(std::deque<bool>& w, bool bit);
   double ratio(const std::deque<bool>& w) const;
   const std::deque<bool>& ica_window(unsigned sectors) const;
+  // ica_ index of the window a request of k sectors consults (1 sector: the 2-sector one).
+  static unsigned window_of(unsigned k) { return (k < 2 ? 2 : k) - 2; }
 
   const Params p_;
   const bool critical_maps_;  // window_maps == critical
