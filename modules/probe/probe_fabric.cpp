@@ -41,6 +41,10 @@ bool ProbeFabric::shared_elsewhere(unsigned core, uint64_t addr) const {
   return false;
 }
 
+unsigned ProbeFabric::hops(unsigned a, unsigned b) const {
+  return req_net_.hops(node_of_core_.at(a) - base_, node_of_core_.at(b) - base_);
+}
+
 unsigned ProbeFabric::nearest_sharer(unsigned core, uint64_t addr) const {
   unsigned best = kNone, best_hops = ~0u;
   const unsigned from = node_of_core_.at(core) - base_;

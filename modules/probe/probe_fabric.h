@@ -54,6 +54,8 @@ class ProbeFabric : public SmFrontShared, public noc::HeadHook {
   // ORACLE location (DP, an evaluation device): of the other cores whose L1 holds `addr`'s line
   // now, the one fewest request-network hops from `core` (ties: lowest core index); kNone if none.
   unsigned nearest_sharer(unsigned core, uint64_t addr) const;
+  // Request-network hops from core a's node to core b's.
+  unsigned hops(unsigned a, unsigned b) const;
   static constexpr unsigned kNone = ~0u;
   // Core `core` refuses (true) or takes again (false) probes: its request-network NI's flag.
   void set_refusing(unsigned core, bool refuse);

@@ -25,6 +25,7 @@ TwoLevelProbing::Params probing_params(const ProbeHandler::Params& p) {
   t.s = p.s;
   t.p = p.p;
   t.max_requests = p.tracked;
+  t.visit_order = p.visit_order;
   return t;
 }
 
@@ -125,6 +126,7 @@ ProbeHandler::ProbeHandler(sc_core::sc_module_name name, const Params& p, ClockD
     error(this->name(), "parameter 'sm_front.stage_params.probe.location' = ", p_.location,
           " is an ORACLE scenario (DP / PP): it needs sharing = oracle, got '", p_.sharing, "'");
   fabric_.attach(core_, *this, l1_);
+  tlp_.set_hops([this](unsigned a, unsigned b) { return fabric_.hops(a, b); });
   from_l1_.set_accept([this](Payload& gp) { return latch(l1_q_, p_.l1_queue, gp); });
   from_net_.set_accept([this](Payload& gp) { return latch(up_in_q_, p_.up_queue, gp); });
   peer_in_.set_accept([this](Payload& gp) { return latch(peer_q_, SIZE_MAX, gp); });  // never blocks the network

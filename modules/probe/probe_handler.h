@@ -65,6 +65,7 @@
 //     core index), probed as a one-target leader (a NACK when it evicted the line: early release
 //     to the L2); PP answers the held fetch in the cycle it is classified, with no network or L1
 //     port use at either end and no change to the supplier's L1 (zero-cycle communication);
+//   * the order a probe visits its targets: visit_order = selector | route (two_level_probing.h);
 //   * queue sizes (incoming 8, replies 4, forwarded 4) are not given by the paper;
 //   * a probe-answered load's MemExt gets t_mem_accept = the supplier's lookup and t_reply_inject
 //     = its reply injection, so the block's memory/reply latency split stays meaningful;
@@ -113,6 +114,7 @@ class ProbeHandler : public sc_core::sc_module, public SmFrontStage, private Tic
     unsigned s = 2;                     // probes per probed miss S
     double p = 0.5;                     // probability P of S probes (else S - 1)
     std::string selector = "supplier";  // supplier | index
+    std::string visit_order = "selector";  // selector | route (two_level_probing.h)
     uint64_t period = 8192;             // supplier selector period [cycles]
     std::string index_order = "ascending";
     uint64_t timeout = 2048;            // selective L2 timeout [cycles]
@@ -140,6 +142,9 @@ class ProbeHandler : public sc_core::sc_module, public SmFrontStage, private Tic
       GPUSC_PARAM_R(s, 1, 31, "probes per probed miss S, <= C (000: 2)");
       GPUSC_PARAM_R(p, 0, 1, "probability P of sending S probes rather than S - 1 (000: IP 0.2, RP 0.5)");
       GPUSC_PARAM_C(selector, "supplier|index", "core selector: supplier-based (000 §III-C) or index-based (n-IP, CCN)");
+      GPUSC_PARAM_C(visit_order, "selector|route",
+                    "order a probe visits its targets (000 is silent): the selector's order, or a nearest-next tour "
+                    "from the requester by request-network hops (two_level_probing.h; the ip / rp overlays: route)");
       GPUSC_PARAM_R(period, 1, uint64_t{1} << 40, "supplier selector counting period [core cycles] (000: 8192)");
       GPUSC_PARAM_C(index_order, "ascending|ring", "index selector order (index_selector.h)");
       GPUSC_PARAM_R(timeout, 1, uint64_t{1} << 40, "selective L2 request timeout [core cycles] (000: 2048)");

@@ -1,5 +1,7 @@
 #include "probe/two_level_probing.h"
 
+#include <algorithm>
+
 #include "common/report.h"
 #include "common/stats.h"
 
@@ -23,6 +25,19 @@ TwoLevelProbing::TwoLevelProbing(const Params& p, unsigned self, unsigned cores,
   if (cores > (1u << 8)) error(kWho, "at most 256 cores fit the probe header's core ids, got ", cores);
 }
 
+void TwoLevelProbing::order_by_route(ProbeHeader& h) const {
+  unsigned at = self_;
+  for (unsigned i = 0; i < h.n_targets; ++i) {
+    unsigned best = i, best_hops = hops_(at, h.targets[i]);
+    for (unsigned j = i + 1; j < h.n_targets; ++j) {
+      const unsigned d = hops_(at, h.targets[j]);
+      if (d < best_hops) best = j, best_hops = d;
+    }
+    std::rotate(h.targets.begin() + i, h.targets.begin() + best, h.targets.begin() + best + 1);  // keeps ties in order
+    at = h.targets[i];
+  }
+}
+
 unsigned TwoLevelProbing::draw_probes() {
   // P = 1 and P = 0 are exact; otherwise a 53-bit uniform draw.
   return p_.p >= 1.0 || (p_.p > 0.0 && rng_.uniform() < p_.p) ? p_.s : p_.s - 1;
@@ -42,6 +57,8 @@ uint32_t TwoLevelProbing::start(uint64_t address, const std::vector<unsigned>& t
     error(kWho, "core ", self_, ": ", targets.size(), " targets; a probe group takes 1..", ProbeHeader::kMaxSlots);
   for (unsigned t : targets)
     if (t >= cores_ || t == self_) error(kWho, "core ", self_, ": target ", t, " is not a remote core");
+  if (p_.visit_order == "route" && !hops_)
+    error(kWho, "core ", self_, ": visit_order = route needs the request network's hop counts (set_hops)");
   const uint32_t id = next_group_++;
   const auto sizes = shares(static_cast<unsigned>(targets.size()), probes);
   size_t k = 0;
@@ -52,6 +69,7 @@ uint32_t TwoLevelProbing::start(uint64_t address, const std::vector<unsigned>& t
     h.requester = static_cast<uint8_t>(self_);
     h.address = address;
     for (unsigned n = 0; n < sizes[i]; ++n) h.add_target(targets[k++]);
+    if (p_.visit_order == "route") order_by_route(h);
     out.push_back(h);
   }
   groups_.emplace(id, ProbeGroup(id, self_, address, probes));

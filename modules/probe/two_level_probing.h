@@ -16,6 +16,14 @@
 //     supplier selector's first draws, i.e. the likeliest suppliers); earlier probes take the
 //     larger shares (C mod probes of them get one more), each share is contiguous in selector
 //     order: IP(15,2,.) -> leader 8 targets, scout 7;
+//   * the order in which a probe visits its share (paper silent: §III-C's selector decides which
+//     cores are probed, §III-D that a probe searches its cores "sequentially"; Fig. 8 draws a path):
+//     visit_order = selector keeps the share in selector order (supplier: draw order; index:
+//     ascending, as §III-C states for n-IP); visit_order = route reorders each share into a
+//     greedy nearest-next tour from the requester (fewest request-network hops to the next target,
+//     ties: selector order), so a walk of k targets crosses the mesh about once rather than k
+//     times. The shares themselves are cut in selector order either way (the leader keeps the
+//     likeliest suppliers);
 //   * S - 1 = 0 probes (S = 1 with probability 1 - P) means the miss is not probed at all: the
 //     caller sends it to the L2 as a non-shared request (no group, no timeout entry);
 //   * group ids count up from 0 per requester (32 bits, wrapping); the requester id in the header
@@ -24,7 +32,9 @@
 //     the data) is dropped and counted as stale_returns.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <map>
+#include <string>
 #include <vector>
 
 #include "common/params.h"
@@ -44,12 +54,16 @@ class TwoLevelProbing {
     unsigned s = 2;              // probes per probed miss S (S - 1 with probability 1 - P)
     double p = 0.2;              // probability P of sending S probes
     unsigned max_requests = 32;  // requests tracked at once (000 §III-F: 32 = MSHR size)
+    std::string visit_order = "selector";  // selector | route: the order a probe visits its targets
     template <class F> static void describe(F&& f) {
       using S = Params;
       GPUSC_PARAM_R(c, 1, ProbeHeader::kMaxSlots, "probe coverage C: target cores per probed miss, <= cores - 1 (000: 15)");
       GPUSC_PARAM_R(s, 1, ProbeHeader::kMaxSlots, "probes per probed miss S, <= C (000: 2)");
       GPUSC_PARAM_R(p, 0, 1, "probability P of sending S probes rather than S - 1 (000: 0.2)");
       GPUSC_PARAM_R(max_requests, 1, 4096, "probed requests tracked at once [count] (000 §III-F: 32)");
+      GPUSC_PARAM_C(visit_order, "selector|route",
+                    "order a probe visits its share of the targets: selector order, or a nearest-next tour from the "
+                    "requester by request-network hops (needs set_hops)");
     }
   };
   enum class Outcome { Wait, SecondLevel, Found, Failed, Stale };
@@ -58,6 +72,9 @@ class TwoLevelProbing {
   TwoLevelProbing(const TwoLevelProbing&) = delete;
   TwoLevelProbing& operator=(const TwoLevelProbing&) = delete;
 
+  // Request-network hops between two cores, for visit_order = route.
+  using Hops = std::function<unsigned(unsigned from, unsigned to)>;
+  void set_hops(Hops hops) { hops_ = std::move(hops); }
   // S with probability P, else S - 1 (may be 0: then do not probe).
   unsigned draw_probes();
   // Share sizes of c targets over `probes` probes, leader first (larger shares first).
@@ -89,9 +106,12 @@ class TwoLevelProbing {
   void add_stats(StatGroup& g) const;
 
  private:
+  void order_by_route(ProbeHeader& h) const;  // visit_order = route: nearest-next tour from self_
+
   const Params p_;
   const unsigned self_, cores_;
   SeededRng rng_;
+  Hops hops_;
   uint32_t next_group_ = 0;
   std::map<uint32_t, ProbeGroup> groups_;
   uint64_t started_ = 0, probes_sent_ = 0, second_levels_ = 0, found_ = 0, failed_ = 0, stale_ = 0, by_l2_ = 0;

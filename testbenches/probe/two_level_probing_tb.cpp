@@ -210,5 +210,32 @@ TEST_CASE("two-level: bad parameters are clear errors") {
   t.start(0, {1, 2}, 1, out);
   CHECK(t.full());
   CHECK_THROWS_WITH(t.start(0, {1, 2}, 1, out), Catch::Contains("already tracked"));
-  CHECK(tb::check_one_key_overrides<P>().keys.size() == 4);
+  CHECK(tb::check_one_key_overrides<P>().keys.size() == 5);
+}
+
+TEST_CASE("two-level: visit_order = route walks each share as a nearest-next tour from the requester") {
+  // Cores on a line, hops = |a - b|; requester 10. Selector order 25 11 3 | 12 9 20 (2 probes).
+  const std::vector<unsigned> targets{25, 11, 3, 12, 9, 20};
+  const auto line = [](unsigned a, unsigned b) { return a > b ? a - b : b - a; };
+  P route = ip(6, 2, 1);
+  route.visit_order = "route";
+  TwoLevelProbing r(route, 10, 28, 1);
+  std::vector<ProbeHeader> out;
+  CHECK_THROWS_WITH(r.start(0x100, targets, 2, out), Catch::Contains("visit_order = route needs"));
+  r.set_hops(line);
+  out.clear();
+  r.start(0x100, targets, 2, out);
+  REQUIRE(out.size() == 2);
+  CHECK(list(out[0]) == std::vector<unsigned>{11, 3, 25});  // 10 -> 11 (1) -> 3 (8) -> 25: the leader keeps its share
+  CHECK(list(out[1]) == std::vector<unsigned>{9, 12, 20});  // 10 -> 9 (1) -> 12 (3) -> 20
+  out.clear();
+  r.start(0x180, {12, 8, 14}, 1, out);  // 12 and 8 both 2 hops away: selector order breaks the tie
+  CHECK(list(out[0]) == std::vector<unsigned>{12, 14, 8});
+  TwoLevelProbing s(ip(6, 2, 1), 10, 28, 1);  // visit_order = selector: the shares as drawn
+  s.set_hops(line);
+  out.clear();
+  s.start(0x100, targets, 2, out);
+  CHECK(list(out[0]) == std::vector<unsigned>{25, 11, 3});
+  CHECK(list(out[1]) == std::vector<unsigned>{12, 9, 20});
+  CHECK_THROWS_WITH(params_from_json<P>(json{{"visit_order", "nearest"}}, "probe"), Catch::Contains("visit_order"));
 }
