@@ -245,3 +245,16 @@ TEST_CASE("mesh_gpu: --list shows every preset, overlay and workload with its de
   }
   CHECK_THAT(list, !Catch::Contains("(no description)"));
 }
+
+TEST_CASE("mesh_gpu: hpca6x6's L2 and DRAM latencies are GPGPU-Sim's, both in its 700 MHz core cycles", "[mesh_gpu][config]") {
+  // GPGPU-Sim's Fermi configuration (paper 000's simulator; Table II repeats its 700 MHz core and
+  // interconnect clocks): rop_latency 120 and dram_latency 100, both added to gpu_sim_cycle, which
+  // counts 700 MHz core cycles. Until 2026-11-29 the L2's 120 was read as 1400 MHz cycles (86 ns).
+  const json p = mesh_gpu::preset("hpca6x6");
+  const double gpgpusim_ns = 1e3 / 700.0;
+  const double core_ns = 1e3 / p.at("core_mhz").get<double>(), dram_ns = 1e3 / p.at("dram_mhz").get<double>();
+  const json& mc = p.at("mc");
+  CHECK(mc.at("l2").at("lookup_latency").get<double>() * core_ns == Approx(120 * gpgpusim_ns).margin(core_ns));
+  CHECK(mc.at("l2").at("hit_latency").get<double>() * core_ns == Approx(120 * gpgpusim_ns).margin(core_ns));
+  CHECK(mc.at("dram").at("fixed_latency").get<double>() * dram_ns == Approx(100 * gpgpusim_ns).margin(dram_ns));
+}
