@@ -2,10 +2,13 @@
 // and by the CCN emulation RP(27,1,1) of §IV-B: the targets are the remote cores in ascending
 // core index ("a probe sequentially searches the cores assigned to it based on the core
 // ascending index in order"). Deterministic; data replies are ignored.
-// Choice the paper left open: with C < cores - 1 the paper does not say which C cores. With
-// index_order = ascending (default) they are the C lowest indices other than self, always the
-// same cores for every requester; index_order = ring starts after self (self+1, self+2, ...
-// wrapping), a ring walk as in CCN's ring NoC, which spreads the load of small C.
+// Choice the paper left open: where the ascending walk starts (and, with C < cores - 1, which C
+// cores). index_order = ascending (default, the literal reading): the C lowest indices other
+// than self, the same cores in the same order for every requester, so the lowest cores see every
+// walk first; index_order = ring: starting after self (self+1, self+2, ... wrapping). §IV-B
+// emulates CCN, whose search "traverses the ring and searches the cores sequentially", with this
+// selector, which only the ring order does; so the n-IP and CCN overlays use ring (the ascending
+// reading's hotspot at cores 0-2 is measured in docs/validation/probe.md).
 #pragma once
 #include <cstdint>
 #include <vector>
