@@ -12,7 +12,7 @@ constexpr const char* kWho = "gpusc.probe.two_level";
 }
 
 TwoLevelProbing::TwoLevelProbing(const Params& p, unsigned self, unsigned cores, uint64_t seed)
-    : p_(p), self_(self), cores_(cores), rng_(seed) {
+    : p_(p), self_(self), cores_(cores), rng_(seed), route_(p.visit_order == "route") {
   validate(p_, "probe");
   if (cores < 2) error(kWho, "two-level probing needs at least 2 cores, got ", cores);
   if (self >= cores) error(kWho, "core ", self, " does not exist: there are ", cores, " cores");
@@ -25,12 +25,19 @@ TwoLevelProbing::TwoLevelProbing(const Params& p, unsigned self, unsigned cores,
   if (cores > (1u << 8)) error(kWho, "at most 256 cores fit the probe header's core ids, got ", cores);
 }
 
+void TwoLevelProbing::set_hops(const Hops& hops) {
+  hops_.resize(size_t{cores_} * cores_);
+  for (unsigned a = 0; a < cores_; ++a)
+    for (unsigned b = 0; b < cores_; ++b) hops_[size_t{a} * cores_ + b] = hops(a, b);
+}
+
 void TwoLevelProbing::order_by_route(ProbeHeader& h) const {
   unsigned at = self_;
   for (unsigned i = 0; i < h.n_targets; ++i) {
-    unsigned best = i, best_hops = hops_(at, h.targets[i]);
+    const unsigned* from = &hops_[size_t{at} * cores_];
+    unsigned best = i, best_hops = from[h.targets[i]];
     for (unsigned j = i + 1; j < h.n_targets; ++j) {
-      const unsigned d = hops_(at, h.targets[j]);
+      const unsigned d = from[h.targets[j]];
       if (d < best_hops) best = j, best_hops = d;
     }
     std::rotate(h.targets.begin() + i, h.targets.begin() + best, h.targets.begin() + best + 1);  // keeps ties in order
@@ -57,7 +64,7 @@ uint32_t TwoLevelProbing::start(uint64_t address, const std::vector<unsigned>& t
     error(kWho, "core ", self_, ": ", targets.size(), " targets; a probe group takes 1..", ProbeHeader::kMaxSlots);
   for (unsigned t : targets)
     if (t >= cores_ || t == self_) error(kWho, "core ", self_, ": target ", t, " is not a remote core");
-  if (p_.visit_order == "route" && !hops_)
+  if (route_ && hops_.empty())
     error(kWho, "core ", self_, ": visit_order = route needs the request network's hop counts (set_hops)");
   const uint32_t id = next_group_++;
   const auto sizes = shares(static_cast<unsigned>(targets.size()), probes);
@@ -69,7 +76,7 @@ uint32_t TwoLevelProbing::start(uint64_t address, const std::vector<unsigned>& t
     h.requester = static_cast<uint8_t>(self_);
     h.address = address;
     for (unsigned n = 0; n < sizes[i]; ++n) h.add_target(targets[k++]);
-    if (p_.visit_order == "route") order_by_route(h);
+    if (route_) order_by_route(h);
     out.push_back(h);
   }
   groups_.emplace(id, ProbeGroup(id, self_, address, probes));

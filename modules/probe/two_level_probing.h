@@ -72,9 +72,10 @@ class TwoLevelProbing {
   TwoLevelProbing(const TwoLevelProbing&) = delete;
   TwoLevelProbing& operator=(const TwoLevelProbing&) = delete;
 
-  // Request-network hops between two cores, for visit_order = route.
+  // Request-network hops between two cores, for visit_order = route: read once for every pair
+  // of cores into a table here.
   using Hops = std::function<unsigned(unsigned from, unsigned to)>;
-  void set_hops(Hops hops) { hops_ = std::move(hops); }
+  void set_hops(const Hops& hops);
   // S with probability P, else S - 1 (may be 0: then do not probe).
   unsigned draw_probes();
   // Share sizes of c targets over `probes` probes, leader first (larger shares first).
@@ -111,7 +112,8 @@ class TwoLevelProbing {
   const Params p_;
   const unsigned self_, cores_;
   SeededRng rng_;
-  Hops hops_;
+  const bool route_;             // visit_order == "route"
+  std::vector<unsigned> hops_;   // cores x cores request-network hops (set_hops); empty until set
   uint32_t next_group_ = 0;
   std::map<uint32_t, ProbeGroup> groups_;
   uint64_t started_ = 0, probes_sent_ = 0, second_levels_ = 0, found_ = 0, failed_ = 0, stale_ = 0, by_l2_ = 0;
