@@ -258,3 +258,17 @@ TEST_CASE("mesh_gpu: hpca6x6's L2 and DRAM latencies are GPGPU-Sim's, both in it
   CHECK(mc.at("l2").at("hit_latency").get<double>() * core_ns == Approx(120 * gpgpusim_ns).margin(core_ns));
   CHECK(mc.at("dram").at("fixed_latency").get<double>() * dram_ns == Approx(100 * gpgpusim_ns).margin(dram_ns));
 }
+
+TEST_CASE("mesh_gpu: hpca6x6's memory nodes buffer the read requests GPGPU-Sim's ejection and boundary buffers hold",
+          "[mesh_gpu][config]") {
+  // GPGPU-Sim's intersim2 (paper 000's simulator) puts an ejection buffer of vc_buf_size flits
+  // (ejection_buffer_size 0 = vc_buf_size; Table II: 8 flits/VC) and a boundary buffer of 16 flits
+  // (boundary_buffer_size default) between a node's router and the node: 24 one-flit read requests
+  // at a memory node. Until 2026-11-29 the NI held 4.
+  const json p = mesh_gpu::preset("hpca6x6");
+  const auto& noc = p.at("noc");
+  const unsigned request_flits = 1;  // an 8 B read request header fits one 32 B flit
+  REQUIRE(noc.at("ni").at("header_bytes").get<unsigned>() <= noc.at("ni").at("flit_bytes").get<unsigned>());
+  CHECK(noc.at("ni").at("eject_queue").get<unsigned>() * request_flits ==
+        noc.at("router").at("vc_depth").get<unsigned>() + 16);
+}
