@@ -92,7 +92,7 @@ class GpuBlock : public sc_core::sc_module {
       GPUSC_PARAM_R(sms, 1, 1 << 16, "streaming multiprocessors [count] (the network limits the node count)");
       GPUSC_PARAM_R(mcs, 1, 64, "memory partitions (L2 slice + DRAM channel) [count]");
       GPUSC_PARAM_C(network, "vnets|separate", "request/reply as virtual networks of one NoC, or two physical NoCs");
-      GPUSC_PARAM_C(placement, "bottom|top-bottom|edge|diamond|gpgpusim", "MC placement on a mesh (001 §5.4)");
+      GPUSC_PARAM_C(placement, "bottom|top-bottom|edge|diamond|interleaved|gpgpusim", "MC placement on a mesh (001 §5.4)");
       GPUSC_PARAM(boundary, "boundary nodes, and in/out ports, for traffic to and from other blocks");
       GPUSC_PARAM_R(boundary_nodes, 1, 64, "network nodes at the boundary (with boundary) [count]; a message "
                     "leaves or enters by node (its destination's partition index, or rank for an SM, mod this)");

@@ -50,6 +50,9 @@ std::vector<unsigned> mc_placement(unsigned k, unsigned m, unsigned count, const
     }
     if (count > ring.size()) error(who, "diamond placement has ", ring.size(), " places on a ", k, "x", m, " mesh, need ", count);
     for (unsigned i : spread(count, static_cast<unsigned>(ring.size()))) nodes.push_back(ring[i]);
+  } else if (style == "interleaved") {
+    if (count > k * m) error(who, "interleaved placement of ", count, " MCs does not fit a ", k, "x", m, " mesh");
+    nodes = spread(count, k * m);
   } else if (style == "gpgpusim") {
     // GPGPU-Sim v3 intersim2's preset maps (node = row * k + column), keyed by node count and MCs.
     struct Map {
@@ -66,7 +69,7 @@ std::vector<unsigned> mc_placement(unsigned k, unsigned m, unsigned count, const
       error(who, "gpgpusim placement has no map for ", count, " MCs on a ", k, "x", m,
             " mesh; GPGPU-Sim's maps: 8 MCs on 4x4, 6x6 or 8x8, 11 MCs on 11x11");
   } else {
-    error(who, "unknown MC placement '", style, "'; known: bottom, top-bottom, edge, diamond, gpgpusim");
+    error(who, "unknown MC placement '", style, "'; known: bottom, top-bottom, edge, diamond, interleaved, gpgpusim");
   }
   std::sort(nodes.begin(), nodes.end());
   return nodes;

@@ -5,6 +5,10 @@
 //   edge       : half on column 0, half on column k-1, spread along y
 //   diamond    : spread evenly around the diamond |x - cx| + |y - cy| = r, r = min(k, m) / 2 - 1
 //                (the paper names the shape only; this ring of points is our choice)
+//   interleaved: spread evenly over all k*m node ids (MC i at node floor((2i + 1) k m / (2 count))):
+//                no row or column of a large mesh is an MC wall, and an SM's distance to the MCs is
+//                about the mesh's mean; for a die with many partitions (paper 003's monolithic
+//                references: 64 partitions among 320 nodes), where rows and edges are too few
 //   gpgpusim   : GPGPU-Sim v3's preset memory-node map for meshes (intersim2, use_map = 1, its
 //                default), defined for (mesh nodes, MCs) = (16, 8), (36, 8), (64, 8), (121, 11):
 //                e.g. a 6x6 mesh with 8 MCs (28 SMs, paper 000) has MCs at nodes 3, 7, 10, 12, 23,

@@ -65,7 +65,7 @@ class MeshGpu {
       GPUSC_PARAM_R(noc_mhz, 1, 1e5, "interconnect clock [MHz]");
       GPUSC_PARAM_R(dram_mhz, 1, 1e5, "DRAM command clock [MHz]");
       GPUSC_PARAM_C(network, "vnets|separate", "request/reply as virtual networks of one NoC, or two physical NoCs");
-      GPUSC_PARAM_C(placement, "bottom|top-bottom|edge|diamond|gpgpusim", "MC placement on a mesh (001 §5.4)");
+      GPUSC_PARAM_C(placement, "bottom|top-bottom|edge|diamond|interleaved|gpgpusim", "MC placement on a mesh (001 §5.4)");
       GPUSC_PARAM_R(interleave_bytes, 1, 1 << 20,
                     "address interleave chunk among MCs [bytes] (first-touch: among the MCs of a page's block)");
       GPUSC_PARAM_R(blocks, 1, 1 << 16,

@@ -239,7 +239,7 @@ class MultiGpu {
       GPUSC_PARAM_C(network, "vnets|separate", "in-GPU request/reply classes: virtual networks or two networks");
       GPUSC_PARAM_R(boundary_nodes, 1, 64, "in-GPU network nodes that join the GPU to its link [count] "
                                            "(gpu/gpu_block.h: spread by destination)");
-      GPUSC_PARAM_C(placement, "bottom|top-bottom|edge|diamond|gpgpusim", "MC placement on the in-GPU mesh");
+      GPUSC_PARAM_C(placement, "bottom|top-bottom|edge|diamond|interleaved|gpgpusim", "MC placement on the in-GPU mesh");
       GPUSC_PARAM_R(interleave_bytes, 1, 1 << 20, "interleave chunk over a GPU's partitions [bytes]");
       GPUSC_PARAM(page_map, "unified address space: which GPU owns a page");
       GPUSC_PARAM(noc, "in-GPU network (mesh k x m = sms + mcs + boundary_nodes, or crossbar k = the same)");

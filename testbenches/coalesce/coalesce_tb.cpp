@@ -744,10 +744,10 @@ TEST_CASE("PCU config error: empty write buffer", "[pcu][config]") {
   expect_config_error(p, "'pcu.write_buffer' = 0 is out of range [1, 4096]");
 }
 
-TEST_CASE("PCU config error: destination bits beyond the 256-node DestSet", "[pcu][config]") {
+TEST_CASE("PCU config error: destination bits beyond the 512-node DestSet", "[pcu][config]") {
   Params p;
-  p.max_nodes = 257;
-  expect_config_error(p, "'pcu.max_nodes' = 257 is out of range [1, 256]");
+  p.max_nodes = 513;
+  expect_config_error(p, "'pcu.max_nodes' = 513 is out of range [1, 512]");
 }
 
 TEST_CASE("PCU stage registration: \"pcu\" builds a PacketCoalescingUnit as a partition's stage", "[pcu][stages]") {

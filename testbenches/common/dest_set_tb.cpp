@@ -30,7 +30,7 @@ TEST_CASE("DestSet: random add remove and union agree with std::set") {
   std::set<unsigned> ref, ref_other;
   for (int i = 0; i < 20000; ++i) {
     // Small sets most of the time, so single_member() and empty() see both answers often.
-    const unsigned n = next() % 8 == 0 ? next() % DestSet::kMaxNodes : (next() % 4) * 64 + next() % 3;
+    const unsigned n = next() % 8 == 0 ? next() % DestSet::kMaxNodes : (next() % 8) * 64 + next() % 3;
     switch (next() % 6) {
       case 0: case 1: d.add(n); ref.insert(n); break;
       case 2: case 3: d.remove(n); ref.erase(n); break;

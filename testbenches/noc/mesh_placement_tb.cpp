@@ -1,6 +1,6 @@
 // Memory-controller placement on a mesh: the four styles of paper 001 §5.4 put the MCs on the
-// rows / columns / diamond they describe, spread evenly, all distinct; impossible requests are
-// clear errors.
+// rows / columns / diamond they describe, spread evenly, all distinct; interleaved spreads them
+// over all nodes; impossible requests are clear errors.
 #include <catch2/catch.hpp>
 
 #include <cstdlib>
@@ -106,11 +106,30 @@ TEST_CASE("MC placement: gpgpusim is GPGPU-Sim v3's mesh map (28 SMs + 8 MCs on 
   REQUIRE_THROWS_WITH(mc_placement(9, 4, 8, "gpgpusim"), Catch::Contains("no map for 8 MCs on a 9x4 mesh"));
 }
 
+TEST_CASE("MC placement: interleaved spreads 64 MCs over a 16 x 20 mesh, one every 5 nodes", "[mesh_placement]") {
+  // Paper 003's monolithic 256-SM die: 256 SMs + 64 partitions = 320 nodes. Position
+  // (2i+1)*320/128 = 5i + 2 (2.5 rounds down): nodes 2, 7, 12, ..., 317.
+  const auto v = gpusc::noc::mc_placement(16, 20, 64, "interleaved");
+  REQUIRE(v.size() == 64);
+  for (unsigned i = 0; i < 64; ++i) CHECK(v[i] == 5 * i + 2);
+  // No row holds more than 4 MCs and no column more than 5 (16 columns, 20 rows): no MC wall.
+  std::vector<unsigned> per_row(20), per_col(16);
+  for (unsigned n : v) {
+    ++per_row[n / 16];
+    ++per_col[n % 16];
+  }
+  for (unsigned r : per_row) CHECK(r <= 4);
+  for (unsigned c : per_col) CHECK(c <= 5);
+  // 8 MCs on 8x8: every 8th node starting at 4, one per row.
+  CHECK(mc_placement(K, M, 8, "interleaved") == std::vector<unsigned>{4, 12, 20, 28, 36, 44, 52, 60});
+}
+
 TEST_CASE("MC placement: impossible or unknown placements are clear errors", "[mesh_placement][config]") {
   REQUIRE_THROWS_WITH(mc_placement(K, M, 9, "bottom"), Catch::Contains("bottom placement puts 9 MCs on a row of 8"));
   REQUIRE_THROWS_WITH(mc_placement(K, M, 17, "top-bottom"), Catch::Contains("does not fit a 8x8 mesh"));
   REQUIRE_THROWS_WITH(mc_placement(K, M, 17, "edge"), Catch::Contains("does not fit a 8x8 mesh"));
   REQUIRE_THROWS_WITH(mc_placement(K, M, 13, "diamond"), Catch::Contains("diamond placement has 12 places"));
+  REQUIRE_THROWS_WITH(mc_placement(K, M, 65, "interleaved"), Catch::Contains("does not fit a 8x8 mesh"));
   REQUIRE_THROWS_WITH(mc_placement(K, M, 4, "corners"), Catch::Contains("unknown MC placement 'corners'"));
   CHECK(mc_placement(K, M, 0, "bottom").empty());
 }

@@ -200,7 +200,7 @@ TEST_CASE("NI: a message to a node outside the network is a clear error", "[ni][
 }
 
 TEST_CASE("NI: a destination beyond the largest network is a clear error and not memory corruption", "[ni][config]") {
-  // Node ids beyond DestSet's 256-node capacity must be rejected before they are used.
+  // Node ids beyond DestSet's 512-node capacity must be rejected before they are used.
   NocBench b("b", mesh_params(2, 2));
   b.send(0, 1000, 5, 1);
   REQUIRE_THROWS_WITH(b.run(20), Catch::Contains("message to node 1000 but the network has 4 nodes"));

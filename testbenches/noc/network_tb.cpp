@@ -681,8 +681,8 @@ TEST_CASE("config error: ring of one node", "[network][config]") {
   expect_config_error(p, "ring needs at least 2 nodes");
 }
 
-TEST_CASE("config error: network over 256 nodes", "[network][config]") {
-  expect_config_error(mesh(17, 16, 3), "a mesh of 272 nodes exceeds the 256-node limit");
+TEST_CASE("config error: network over 512 nodes", "[network][config]") {
+  expect_config_error(mesh(23, 23, 3), "a mesh of 529 nodes exceeds the 512-node limit");
 }
 
 TEST_CASE("config error: crossbar over 64 ports", "[network][config]") {
