@@ -64,8 +64,12 @@ McmGpu::Params McmGpu::checked(const Params& in, const McStageRegistry& stages, 
   if (p.l15_bytes > 0)
     p.l15.sets = sets_for(double(p.l15_bytes) * p.cache_scale, p.l15.ways, p.l15.line_bytes, where,
                           "l15_bytes x cache_scale");
-  if (!p.gpm.boundary)
+  if (p.gpms > 1 && !p.gpm.boundary)
     error(where, "gpm.boundary = false, but a GPM needs its boundary node to reach the ring; set it true");
+  if (p.gpms == 1 && p.gpm.boundary)
+    error(where, "gpms = 1 is a one-die GPU with no ring to reach: set gpm.boundary = false");
+  if (p.gpms == 1 && p.l15_enabled)
+    error(where, "l15_enabled with gpms = 1: a one-die GPU has no remote partitions for a remote-only L1.5");
   if (p.l15_enabled && p.l15_iso_budget_bytes > 0) {
     const uint64_t l15 = uint64_t{p.l15.sets} * p.l15.ways * p.l15.line_bytes;
     const double budget = double(p.l15_iso_budget_bytes) * p.cache_scale;
@@ -97,10 +101,12 @@ McmGpu::McmGpu(sc_core::sc_module_name name, const Params& p, Workload& workload
       dram_("dram_clk", p_.dram_mhz),
       mapper_(build_mapper(p_, this->name())) {
   build_gpms(workload, stages);
-  build_ring();
-  for (unsigned g = 0; g < p_.gpms; ++g) connect_gpm(g);
-  connect_ring(kRequest);
-  connect_ring(kReply);
+  if (p_.gpms > 1) {  // one GPM: a one-die GPU, nothing leaves it
+    build_ring();
+    for (unsigned g = 0; g < p_.gpms; ++g) connect_gpm(g);
+    connect_ring(kRequest);
+    connect_ring(kReply);
+  }
   add_summaries();
 }
 

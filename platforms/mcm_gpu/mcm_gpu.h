@@ -41,9 +41,13 @@
 //   * ring: bidirectional, full duplex; one link per class and neighbour pair, each of
 //     link.bytes_per_cycle per direction (768: Table 3's 768 GB/s per link); 32 cycles per hop
 //     (BandwidthLink: 1 + 31); a ring stop adds one fabric cycle;
-//   * monolithic references (monolithic128/256 presets): the same platform with links of
-//     unbounded bandwidth and no latency (the largest crossbar gpusc builds has 64 ports, so a
-//     monolithic 256-SM GPU is modelled as GPMs whose joins cost nothing).
+//   * monolithic references (monolithic128/256 presets, §2): gpms = 1, one GpuBlock without a
+//     boundary holding all SMs and partitions on one network (no ring, no L1.5): a 16x10 or
+//     16x20 mesh at the fabric clock with the partitions interleaved among the SMs (placement
+//     "interleaved", noc/mesh_placement.h), the GPMs' router and flit. The same caches, DRAM,
+//     clocks and CTA scheduler as mcm_baseline, so it differs only in having no GPM boundary.
+//     (Until 2026-11-29 they were GPMs joined by free links; that is the ideal_links overlay now:
+//     it still crosses two GPM meshes and a boundary node, and congested there.)
 #pragma once
 #include <memory>
 #include <string>
@@ -89,7 +93,9 @@ class McmGpu : public sc_core::sc_module {
     CtaScheduler::Params cta;
     template <class F> static void describe(F&& f) {
       using S = Params;
-      GPUSC_PARAM_R(gpms, 2, 64, "GPU modules on the ring [count] (003 Table 3: 4); a one-GPM GPU is mesh_gpu");
+      GPUSC_PARAM_R(gpms, 1, 64,
+                    "GPU modules on the ring [count] (003 Table 3: 4); 1 = a monolithic GPU on one die: no ring, "
+                    "gpm.boundary false, no L1.5 (003's monolithic references)");
       GPUSC_PARAM_R(core_mhz, 1, 1e5, "core / L1 / L2 / ring-link clock [MHz] (003 Table 3: 1000)");
       GPUSC_PARAM_R(fabric_mhz, 1, 1e6,
                     "in-GPM network, L1.5 and ring-stop clock [MHz]; the GPM boundary moves one flit per fabric "
@@ -99,7 +105,7 @@ class McmGpu : public sc_core::sc_module {
                     "address interleave chunk [bytes] over all partitions (fine-interleave) or a page's GPM's "
                     "partitions (first-touch)");
       GPUSC_PARAM(address_map, "address mapper: fine-interleave (003 §3.2) or first-touch pages (§5.3)");
-      GPUSC_PARAM(gpm, "one GPU module (every GPM alike; boundary must be true)");
+      GPUSC_PARAM(gpm, "one GPU module (every GPM alike; boundary true, or false for a one-die GPU: gpms = 1)");
       GPUSC_PARAM(link, "each inter-GPM ring link, per class (003 Table 3: 768 GB/s, 32 cycles per hop)");
       GPUSC_PARAM(ring_stop, "the ring stop of each GPM, per class");
       GPUSC_PARAM_R(cache_scale, 1e-6, 1,

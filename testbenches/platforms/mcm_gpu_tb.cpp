@@ -3,7 +3,7 @@
 // ring traffic is exactly the hops of the remote requests and their replies (a request for the
 // GPM two hops away crosses two links each way); the L1.5 sees only remote requests and is
 // flushed once per kernel boundary; distributed scheduling keeps CTA ids on their GPM; the
-// 256-SM baseline elaborates; a link-bound STREAM triad fills the busiest ring link to its
+// 256-SM baseline elaborates; the monolithic references are one die; a link-bound STREAM triad fills the busiest ring link to its
 // bytes per cycle and never past it; the multi-GPU presets have their capacities; bad
 // configurations are clear errors.
 #include <catch2/catch.hpp>
@@ -230,6 +230,57 @@ TEST_CASE("McmGpu: multigpu2x128 is 2 GPUs x 128 SMs with 1.5 TB/s and 8 MB of L
   CHECK(m.params().link.bytes_per_cycle == 128);  // 256 GB/s aggregate board link, per direction and class
   sc_core::sc_start(m.core_clock().time_of(3000));  // it also runs
   CHECK(m.inter_gpm_messages() > 0u);
+}
+
+TEST_CASE("McmGpu: monolithic256 is one die: 256 SMs and 64 partitions on one network, mcm_baseline's L2 and DRAM",
+          "[mcm_gpu][full][monolithic]") {
+  auto wl = make_workload("transpose", {{"size", "small"}}, 1);
+  const auto p = params_from_json<McmGpu::Params>(mcm_gpu::preset("monolithic256"), "");
+  McmGpu m("mono", p, *wl);
+  REQUIRE(m.gpms() == 1u);
+  CHECK(m.platform().sm_count() == 256);
+  CHECK(m.gpm(0).mc_count() == 64);
+  CHECK(m.gpm(0).boundary_count() == 0);
+  double dram = 0;  // bytes per core cycle of all partitions
+  uint64_t l2 = 0;
+  for (unsigned i = 0; i < 64; ++i) {
+    dram += m.gpm(0).mc(i).params().bandwidth_memory.bytes_per_cycle;
+    const auto& c = m.gpm(0).mc(i).l2().params();
+    l2 += uint64_t{c.sets} * c.ways * c.line_bytes;
+  }
+  CHECK(dram == 3072.0);  // 3 TB/s at 1 GHz, as mcm_baseline
+  CHECK(l2 == 16u * 1024 * 1024);
+  sc_core::sc_start(m.core_clock().time_of(3000));  // it runs; nothing crosses a ring
+  CHECK(m.inter_gpm_messages() == 0u);
+  uint64_t requests = 0;  // requests the die's network carried (vnet 0 of every node)
+  for (unsigned n = 0; n < 320; ++n) requests += m.gpm(0).request_net().ni(n).out[0].sent();
+  CHECK(requests > 0);
+}
+
+TEST_CASE("McmGpu: on the small one-die monolithic GPUs every load is answered exactly once", "[mcm_gpu][monolithic]") {
+  for (const char* preset : {"monolithic_small256"}) {
+    auto wl = make_workload("bfs", {{"size", "small"}}, 1);
+    McmGpu m("mono", params_from_json<McmGpu::Params>(mcm_gpu::preset(preset), ""), *wl);
+    CHECK(m.gpms() == 1u);
+    CHECK(m.platform().sm_count() == 32);
+    LoadLedger ledger;
+    ledger.attach(m);
+    REQUIRE(m.run(20000000));
+    ledger.check();
+    CHECK(m.inter_gpm_bytes() == 0u);
+  }
+}
+
+TEST_CASE("McmGpu: a one-GPM GPU with a boundary, or with an L1.5, is a clear error", "[mcm_gpu][errors]") {
+  auto wl = make_workload("transpose", {{"size", "small"}}, 1);
+  json cfg = mcm_gpu::preset("monolithic_small128");
+  cfg["gpm"]["boundary"] = true;
+  CHECK_THROWS_WITH(McmGpu("mcm", params_from_json<McmGpu::Params>(cfg, ""), *wl),
+                    Catch::Contains("gpms = 1") && Catch::Contains("gpm.boundary = false"));
+  json l15 = mcm_gpu::preset("monolithic_small128");
+  l15["l15_enabled"] = true;
+  CHECK_THROWS_WITH(McmGpu("mcm2", params_from_json<McmGpu::Params>(l15, ""), *wl),
+                    Catch::Contains("l15_enabled with gpms = 1"));
 }
 
 TEST_CASE("McmGpu: zero GPMs is a clear error", "[mcm_gpu][errors]") {
