@@ -175,6 +175,24 @@ TEST_CASE("McmGpu: the 256-SM baseline (4 GPMs x 64 SMs) and the optimized one e
   CHECK(m.inter_gpm_messages() > 0u);  // remote requests already crossed the ring
 }
 
+TEST_CASE("McmGpu: every load is answered exactly once on the full 256-SM platform with the L1.5 and DS",
+          "[mcm_gpu][full]") {
+  // mcm_baseline+l15+ds: 4 GPMs x 64 SMs, 12x7 meshes with 4 boundary nodes and inbound virtual
+  // networks, the 16 MB remote-only L1.5 on each boundary path; a stencil whose halos cross GPMs.
+  auto wl = make_workload("stencil2d", {{"size", "small"}}, 1);
+  McmGpu m("mcm", params_from_json<McmGpu::Params>(mcm_gpu::preset("mcm_baseline+l15+ds"), ""), *wl);
+  REQUIRE(m.platform().sm_count() == 256);
+  LoadLedger ledger;
+  ledger.attach(m);
+  REQUIRE(m.run(20000000));
+  ledger.check();
+  CHECK(m.inter_gpm_messages() > 0);
+  for (unsigned c = 0; c < 2; ++c)
+    for (unsigned g = 0; g < m.gpms(); ++g)
+      for (auto d : {noc::BandwidthLink::kAtoB, noc::BandwidthLink::kBtoA})
+        CHECK(m.link(static_cast<McmGpu::Class>(c), g).in_flight(d) == 0);
+}
+
 TEST_CASE("McmGpu: in every preset with an L1.5 it can track every miss its GPM's L1s may have outstanding",
           "[mcm_gpu][l15]") {
   // An L1.5 with fewer MSHRs than its SMs' L1s together caps the GPM's remote misses (with 512
