@@ -46,8 +46,8 @@
 //     16x20 mesh at the fabric clock with the partitions interleaved among the SMs (placement
 //     "interleaved", noc/mesh_placement.h), the GPMs' router and flit. The same caches, DRAM,
 //     clocks and CTA scheduler as mcm_baseline, so it differs only in having no GPM boundary.
-//     (Until 2026-11-29 they were GPMs joined by free links; that is the ideal_links overlay now:
-//     it still crosses two GPM meshes and a boundary node, and congested there.)
+//     The ideal_links overlay (free ring links) is not a monolithic GPU: its accesses still cross
+//     two GPM meshes and a boundary node (docs/validation/mcm.md compares the two).
 #pragma once
 #include <memory>
 #include <string>

@@ -3,9 +3,9 @@
 // ring traffic is exactly the hops of the remote requests and their replies (a request for the
 // GPM two hops away crosses two links each way); the L1.5 sees only remote requests and is
 // flushed once per kernel boundary; distributed scheduling keeps CTA ids on their GPM; the
-// 256-SM baseline elaborates; the monolithic references are one die; a link-bound STREAM triad fills the busiest ring link to its
-// bytes per cycle and never past it; the multi-GPU presets have their capacities; bad
-// configurations are clear errors.
+// 256-SM baseline elaborates; the monolithic references are one die; a link-bound STREAM triad
+// fills the busiest ring link to its bytes per cycle and never past it; the multi-GPU presets
+// have their capacities; bad configurations are clear errors.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -272,18 +272,16 @@ TEST_CASE("McmGpu: monolithic256 is one die: 256 SMs and 64 partitions on one ne
   CHECK(requests > 0);
 }
 
-TEST_CASE("McmGpu: on the small one-die monolithic GPUs every load is answered exactly once", "[mcm_gpu][monolithic]") {
-  for (const char* preset : {"monolithic_small256"}) {
-    auto wl = make_workload("bfs", {{"size", "small"}}, 1);
-    McmGpu m("mono", params_from_json<McmGpu::Params>(mcm_gpu::preset(preset), ""), *wl);
-    CHECK(m.gpms() == 1u);
-    CHECK(m.platform().sm_count() == 32);
-    LoadLedger ledger;
-    ledger.attach(m);
-    REQUIRE(m.run(20000000));
-    ledger.check();
-    CHECK(m.inter_gpm_bytes() == 0u);
-  }
+TEST_CASE("McmGpu: on the small one-die monolithic256 every load is answered exactly once", "[mcm_gpu][monolithic]") {
+  auto wl = make_workload("bfs", {{"size", "small"}}, 1);
+  McmGpu m("mono", params_from_json<McmGpu::Params>(mcm_gpu::preset("monolithic_small256"), ""), *wl);
+  CHECK(m.gpms() == 1u);
+  CHECK(m.platform().sm_count() == 32);
+  LoadLedger ledger;
+  ledger.attach(m);
+  REQUIRE(m.run(20000000));
+  ledger.check();
+  CHECK(m.inter_gpm_bytes() == 0u);
 }
 
 TEST_CASE("McmGpu: a one-GPM GPU with a boundary, or with an L1.5, is a clear error", "[mcm_gpu][errors]") {
