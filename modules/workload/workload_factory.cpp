@@ -23,7 +23,9 @@
 #include "workload/polybench_3mm.h"
 #include "workload/polybench_gemm.h"
 #include "workload/spmv.h"
+#include "workload/sssp.h"
 #include "workload/stencil2d.h"
+#include "workload/stencil3d.h"
 #include "workload/stream_triad.h"
 #include "workload/string_match.h"
 #include "workload/trace_workload.h"
@@ -134,8 +136,12 @@ const std::vector<Entry>& table() {
           "C = alpha A B + beta C, one thread per element, no tiling (PolyBench/GPU GEMM)"),
       entry<SpmvWorkload, Input::Graph>("spmv",
           "y = A x for a CSR matrix, one thread per row (CSR-scalar, SHOC)"),
+      entry<SsspWorkload, Input::Graph>("sssp",
+          "Bellman-Ford shortest paths, atomicMin relaxation, one launch per round (Lonestar-GPU sssp, topology-driven)"),
       entry<Stencil2dWorkload, Input::None>("stencil2d",
           "5-point thermal stencil, one launch per time step (Rodinia hotspot)"),
+      entry<Stencil3dWorkload, Input::None>("stencil3d",
+          "7-point 3-D thermal stencil, thread per column looping over z, one launch per time step (Rodinia hotspot3D)"),
       entry<StreamTriadWorkload, Input::None>("stream",
           "STREAM triad a = b + q c, one thread per element (BabelStream triad_kernel)"),
       entry<StringMatchWorkload, Input::Seeded>("string-match",

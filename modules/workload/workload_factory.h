@@ -1,7 +1,7 @@
 // Workload factory: builds a workload by name from its JSON parameters (the keys of the
 // kernel's Params, STYLE P3) and a seed, the entry point a platform's --kernel option uses.
 // Names: 2mm, 3mm, accel-sim (an Accel-Sim trace folder, trace_workload.h), atax, barnes-hut, bfs, bicg, cfd, conv2d, gemm, histogram, kmeans, pagerank, polybench-gemm,
-// spmv, stencil2d, transpose. For bfs, pagerank and spmv, "input": "path.mtx" (Matrix Market)
+// spmv, sssp, stencil2d, stencil3d, transpose. For bfs, pagerank, spmv and sssp, "input": "path.mtx" (Matrix Market)
 // or "path.txt" (SNAP edge list) reads the graph or matrix from a file; without it a generator
 // makes one (see graph_input.h). An unknown name is an error listing the known ones; unknown or
 // ill-typed parameters are errors naming the key (params.h).

@@ -4,10 +4,15 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cmath>
+#include <functional>
 #include <queue>
+#include <tuple>
 
 #include "workload/edge_list_reader.h"
+#include "workload/graph_input.h"
 #include "workload/matrix_market_reader.h"
+#include "workload/sssp.h"
 #include "workload/trace_workload.h"
 #include "workload/workload_factory.h"
 #include "workload_test_util.h"
@@ -89,6 +94,50 @@ TEST_CASE("data: BFS on karate launches eccentricity + 1 times and SpMV on west0
   const AccessCount c = count_accesses(spmv->address_space(), *spmv->next_kernel());
   REQUIRE(c.total_loads("vals") == 294);
   REQUIRE(c.stores.at("y").size() == 67);
+}
+
+TEST_CASE("data: SSSP on karate and delaunay_n13 (hashed weights) and olm1000 (its values) equals Dijkstra") {
+  // file, symmetrize (karate and delaunay_n13 are stored as lower triangles; olm1000 is unsymmetric)
+  for (const auto& [rel, sym] : std::vector<std::pair<std::string, bool>>{
+           {"graphs/karate.mtx", true}, {"graphs/delaunay_n13.mtx", true}, {"matrices/olm1000.mtx", false}}) {
+    INFO(rel);
+    SsspWorkload::Params p;
+    p.input = data(rel);
+    p.symmetrize = sym;
+    auto g = load_graph_input(p, 1, "sssp");
+    SsspWorkload w(p, g);
+    if (rel == "matrices/olm1000.mtx") {  // weights = auto takes a file's values: max(1, round(|v|))
+      REQUIRE(g->has_values());
+      for (uint64_t e = 0; e < g->nnz(); ++e)
+        REQUIRE(w.weights()[e] == std::max<uint32_t>(1, uint32_t(std::llround(std::fabs(double(g->values[e]))))));
+    }
+    // Dijkstra on (distance, arcs): launches = 1 + the most arcs a shortest path needs.
+    std::vector<uint64_t> dist(g->rows, UINT64_MAX);
+    std::vector<uint32_t> hops(g->rows, UINT32_MAX);
+    using Item = std::tuple<uint64_t, uint32_t, uint32_t>;
+    std::priority_queue<Item, std::vector<Item>, std::greater<Item>> q;
+    dist[0] = 0, hops[0] = 0;
+    q.push({0, 0, 0});
+    uint32_t max_hops = 0;
+    while (!q.empty()) {
+      const auto [d, h, v] = q.top();
+      q.pop();
+      if (d != dist[v] || h != hops[v]) continue;
+      max_hops = std::max(max_hops, h);
+      for (uint32_t e = g->row_ptr[v]; e < g->row_ptr[v + 1]; ++e) {
+        const uint32_t u = g->col_idx[e];
+        const uint64_t nd = d + w.weights()[e];
+        if (nd < dist[u] || (nd == dist[u] && h + 1 < hops[u])) dist[u] = nd, hops[u] = h + 1, q.push({nd, h + 1, u});
+      }
+    }
+    REQUIRE(all_kernels(w).size() == max_hops + 1);
+    for (uint32_t v = 0; v < g->rows; ++v)
+      REQUIRE((w.distances()[v] == SsspWorkload::kUnreached ? UINT64_MAX : uint64_t(w.distances()[v])) == dist[v]);
+    UNSCOPED_INFO(rel << ": " << max_hops + 1 << " launches");
+  }
+  // bcsstk13's stiffness entries reach 1.2e12: as weights they do not fit 32 bits.
+  REQUIRE_THROWS_WITH(make_workload("sssp", {{"input", data("matrices/bcsstk13.mtx")}}, 1),
+                      Catch::Contains("does not fit a 32-bit weight"));
 }
 
 TEST_CASE("data: cfd on the FEM pattern jagmesh7 and on delaunay_n13 gathers every neighbour's state") {

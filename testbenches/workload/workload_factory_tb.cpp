@@ -17,7 +17,7 @@ json small_params(const std::string& name) {
   if (name == "atax" || name == "bicg") return {{"nx", 40}, {"ny", 70}, {"threads_per_cta", 32}};
   if (name == "barnes-hut") return {{"bodies", 160}, {"threads_per_cta", 96}};
   if (name == "cfd") return {{"mesh_x", 6}, {"mesh_y", 4}, {"mesh_z", 3}, {"block_size", 96}};
-  if (name == "bfs") return {{"scale", 8}, {"edge_factor", 4}, {"threads_per_cta", 64}};
+  if (name == "bfs") return {{"generator", "rmat"}, {"scale", 8}, {"edge_factor", 4}, {"threads_per_cta", 64}};
   if (name == "pagerank") return {{"scale", 7}, {"iterations", 2}, {"threads_per_cta", 96}};
   if (name == "spmv") return {{"rows", 300}, {"nnz_per_row", 5}, {"threads_per_cta", 128}};
   if (name == "comd") return {{"nx", 3}, {"ny", 3}, {"nz", 3}, {"threads_per_cta", 64}};
@@ -28,7 +28,9 @@ json small_params(const std::string& name) {
   if (name == "3mm") return {{"ni", 10}, {"nj", 7}, {"nk", 4}, {"nl", 33}, {"nm", 3}};
   if (name == "histogram") return {{"elements", 1000}, {"bins", 64}, {"threads_per_cta", 100}};
   if (name == "kmeans") return {{"points", 300}, {"features", 3}, {"clusters", 4}, {"max_iterations", 3}};
+  if (name == "sssp") return {{"generator", "rmat"}, {"scale", 8}, {"edge_factor", 4}, {"threads_per_cta", 64}};
   if (name == "stencil2d") return {{"rows", 20}, {"cols", 40}, {"iterations", 2}};
+  if (name == "stencil3d") return {{"nx", 40}, {"ny", 10}, {"nz", 3}, {"iterations", 2}, {"block_x", 16}};
   if (name == "stream") return {{"elements", 1000}, {"threads_per_cta", 96}};
   if (name == "transpose") return {{"width", 40}, {"height", 33}, {"block_x", 16}, {"block_y", 16}};
   if (name == "string-match") return {{"bytes", 3000}, {"keyword", "the"}, {"threads_per_cta", 64}};
@@ -50,15 +52,15 @@ std::vector<std::vector<Stream>> run(Workload& w) {
 }
 }  // namespace
 
-TEST_CASE("factory knows the twenty-five kernels and the trace replay, and names them in the unknown-name error") {
+TEST_CASE("factory knows the twenty-seven kernels and the trace replay, and names them in the unknown-name error") {
   auto all = workload_names();
   REQUIRE(std::find(all.begin(), all.end(), "accel-sim") != all.end());
   REQUIRE(all.size() == kernel_model_names().size() + 1);
   const auto names = kernel_model_names();
   REQUIRE(names == std::vector<std::string>{"2mm", "3mm", "aes", "atax", "barnes-hut", "bfs", "bicg", "bitonic-sort", "cfd",
                                             "comd", "conv2d", "fir", "gemm", "histogram", "inverted-index", "kmeans",
-                                            "page-view-count", "pagerank", "polybench-gemm", "spmv", "stencil2d", "stream",
-                                            "string-match", "transpose", "word-count"});
+                                            "page-view-count", "pagerank", "polybench-gemm", "spmv", "sssp", "stencil2d",
+                                            "stencil3d", "stream", "string-match", "transpose", "word-count"});
   REQUIRE(std::is_sorted(names.begin(), names.end()));
   REQUIRE_THROWS_WITH(make_workload("fft", json::object(), 1),
                       Contains("unknown workload 'fft'") && Contains("2mm, 3mm, accel-sim, aes, atax, barnes-hut, bfs, bicg"));
@@ -114,7 +116,7 @@ TEST_CASE("same seed gives identical streams, a different seed a different R-MAT
       for (size_t s = 0; s < ra[k].size(); ++s) REQUIRE(same_stream(ra[k][s], rb[k][s]));
     }
   }
-  for (const char* name : {"bfs", "pagerank", "barnes-hut"}) {
+  for (const char* name : {"bfs", "pagerank", "barnes-hut", "sssp"}) {
     auto a = make_workload(name, small_params(name), 1);
     auto b = make_workload(name, small_params(name), 2);
     const auto ra = run(*a), rb = run(*b);
@@ -188,6 +190,22 @@ TEST_CASE("graph kernels read their input from a Matrix Market or edge-list file
   REQUIRE(all_kernels(*bfs).size() == 4);  // eccentricity 3 from vertex 0 (id 10)
   auto bfs_rev = make_workload("bfs", {{"input", el.path()}, {"source", 3}, {"symmetrize", false}}, 1);
   REQUIRE(all_kernels(*bfs_rev).size() == 1);  // vertex 40 has no out-arcs
+
+  // sssp's weights = auto: a file's values as integers (max(1, round(|v|))), hashed without values.
+  auto word = [](const Workload& w, const std::string& a, uint64_t i) {
+    unsigned char b[4];
+    w.address_space().read_contents(w.address_space().base(a) + 4 * i, 4, b);
+    return uint32_t(b[0]) | uint32_t(b[1]) << 8 | uint32_t(b[2]) << 16 | uint32_t(b[3]) << 24;
+  };
+  TempFile wmtx("w.mtx", "%%MatrixMarket matrix coordinate real general\n3 3 3\n1 2 7.4\n2 3 -2\n1 3 0.2\n");
+  auto sssp = make_workload("sssp", {{"input", wmtx.path()}, {"symmetrize", false}}, 1);
+  REQUIRE(word(*sssp, "weight", 0) == 7);  // row 0: (0,1) 7.4, (0,2) 0.2
+  REQUIRE(word(*sssp, "weight", 1) == 1);
+  REQUIRE(word(*sssp, "weight", 2) == 2);  // row 1: (1,2) -2
+  REQUIRE(all_kernels(*sssp).size() == 2);  // 0 -> 2 directly (weight 1) beats 0 -> 1 -> 2 (9)
+  auto sssp_el = make_workload("sssp", {{"input", el.path()}, {"max_weight", 1}}, 1);
+  for (uint64_t e = 0; e < 6; ++e) REQUIRE(word(*sssp_el, "weight", e) == 1);  // hashed in [1, 1]
+  REQUIRE(all_kernels(*sssp_el).size() == 4);  // unit weights: the BFS levels
 }
 
 TEST_CASE("size=small keeps every workload within a few hundred thousand warp instructions") {

@@ -17,7 +17,9 @@
 #include "workload/barnes_hut.h"
 #include "workload/bfs.h"
 #include "workload/spmv.h"
+#include "workload/sssp.h"
 #include "workload/stencil2d.h"
+#include "workload/stencil3d.h"
 #include "workload/transpose.h"
 #include "workload/workload_factory.h"
 
@@ -325,4 +327,81 @@ TEST_CASE("values: barnes-hut holds the tree and stores each body's acceleration
   CHECK(as_float(st[0].at(sp.base("accy"))) == 0.0f);
   CHECK(as_float(st[0].at(sp.base("velx"))) == ax0 * BarnesHutWorkload::kDthf);
   CHECK(as_float(st[0].at(sp.base("velx") + 4)) == -ax0 * BarnesHutWorkload::kDthf);
+}
+
+TEST_CASE("values: SSSP holds the weights, distances and flags, and its stores clear and set flags and `changed`",
+          "[values][sssp]") {
+  // Path 0 -(5)- 1 -(2)- 2 and arc 0 -(9)- 2, undirected (values as weights, both directions).
+  std::vector<CooEntry> e = {{0, 1, 5}, {1, 0, 5}, {1, 2, 2}, {2, 1, 2}, {0, 2, 9}, {2, 0, 9}};
+  auto g = std::make_shared<const CsrGraph>(CsrGraph::from_coo(3, 3, e, true));
+  SsspWorkload::Params p;
+  p.weights = "values";
+  SsspWorkload w(p, g);
+  REQUIRE(w.has_values());
+  const BackingStore s = store_of(w);
+  const AddressSpace& sp = w.address_space();
+  const uint64_t dist = sp.base("dist"), flag0 = sp.base("flag0"), flag1 = sp.base("flag1");
+  const uint64_t changed = sp.base("changed");
+  CHECK(word_at(s, dist) == 0u);
+  CHECK(word_at(s, dist + 4) == SsspWorkload::kUnreached);
+  CHECK(word_at(s, flag0) == 1u);  // the source starts in the frontier
+  CHECK(word_at(s, flag0 + 4) == 0u);
+  CHECK(word_at(s, flag1) == 0u);
+  CHECK(word_at(s, changed) == 0u);
+  CHECK(word_at(s, sp.base("weight") + 4) == 9u);  // row 0 = {1 (5), 2 (9)}
+  CHECK(word_at(s, sp.base("col_idx") + 4) == 2u);
+  const auto st = all_stores(w);
+  REQUIRE(st.size() == 3);  // 0 reaches 1 (5) and 2 (9); then 1 lowers 2 to 7; then nothing
+  CHECK(st[0] == std::map<uint64_t, uint32_t>{{flag0, 0u}, {flag1 + 4, 1u}, {flag1 + 8, 1u}, {changed, 1u}});
+  // Round 1: 1 and 2 clear their flags; 1 -> 2 (5 + 2 < 9) sets 2's; 1 -> 0, 2 -> 0 and 2 -> 1 do not improve.
+  CHECK(st[1] == std::map<uint64_t, uint32_t>{{flag1 + 4, 0u}, {flag1 + 8, 0u}, {flag0 + 8, 1u}, {changed, 1u}});
+  CHECK(st[2] == std::map<uint64_t, uint32_t>{{flag0 + 8, 0u}});  // 2 -> 0, 2 -> 1 lower nothing
+  CHECK(w.distances() == std::vector<uint32_t>{0, 5, 7});
+}
+
+TEST_CASE("values: stencil3d stores hotspot3D's 7-point update, by hand on 3 x 3 x 3, and step 2 reads step 1's",
+          "[values][stencil3d]") {
+  using W = Stencil3dWorkload;
+  W::Params p;
+  p.nx = p.ny = p.nz = 3, p.iterations = 2, p.block_x = p.block_y = 4;
+  W w(p);
+  REQUIRE(w.has_values());
+  const BackingStore s = store_of(w);
+  const uint64_t t0 = w.address_space().base("temp0"), t1 = w.address_space().base("temp1");
+  CHECK(float_at(s, t0 + 4 * 13) == W::temp0_value(13));
+  CHECK(float_at(s, w.address_space().base("power") + 4 * 13) == W::power_value(13));
+  const auto st = all_stores(w);
+  REQUIRE(st.size() == 2);
+  REQUIRE(st[0].size() == 27);
+  REQUIRE(st[1].size() == 27);
+  auto idx = [](unsigned x, unsigned y, unsigned z) { return 9 * z + 3 * y + x; };
+  auto t = [&](unsigned x, unsigned y, unsigned z) { return W::temp0_value(idx(x, y, z)); };
+  auto pw = [&](unsigned x, unsigned y, unsigned z) { return W::power_value(idx(x, y, z)); };
+  // hotspot3D's constants' form: cc = 1 - (2 cw + 2 cn + 3 ct).
+  CHECK(W::kCc == Approx(1.0 - (4 * 0.034 + 3 * 0.0005)).epsilon(1e-6));
+  const float amb = W::kCt * W::kAmb;
+  // Centre (1,1,1): every neighbour inside the grid. Order of terms: c, w, e, s, n, b, t, power, amb.
+  const float centre = W::kCc * t(1, 1, 1) + W::kCw * t(0, 1, 1) + W::kCe * t(2, 1, 1) + W::kCs * t(1, 2, 1) +
+                       W::kCn * t(1, 0, 1) + W::kCb * t(1, 1, 0) + W::kCt * t(1, 1, 2) + W::kSdc * pw(1, 1, 1) + amb;
+  CHECK(as_float(st[0].at(t1 + 4 * idx(1, 1, 1))) == Approx(centre).epsilon(1e-6));
+  // Corner (0,0,0): W, N and B clamp onto the cell itself.
+  const float k = t(0, 0, 0);
+  const float corner = W::kCc * k + W::kCw * k + W::kCe * t(1, 0, 0) + W::kCs * t(0, 1, 0) + W::kCn * k + W::kCb * k +
+                       W::kCt * t(0, 0, 1) + W::kSdc * pw(0, 0, 0) + amb;
+  CHECK(as_float(st[0].at(t1)) == Approx(corner).epsilon(1e-6));
+  // Top face (2,1,2): E and T clamp onto the cell.
+  const float f = t(2, 1, 2);
+  const float top = W::kCc * f + W::kCw * t(1, 1, 2) + W::kCe * f + W::kCs * t(2, 2, 2) + W::kCn * t(2, 0, 2) +
+                    W::kCb * t(2, 1, 1) + W::kCt * f + W::kSdc * pw(2, 1, 2) + amb;
+  CHECK(as_float(st[0].at(t1 + 4 * idx(2, 1, 2))) == Approx(top).epsilon(1e-6));
+  // Step 2 writes temp0 from the temp1 step 1 stored.
+  auto t1v = [&](unsigned x, unsigned y, unsigned z) { return as_float(st[0].at(t1 + 4 * idx(x, y, z))); };
+  const float centre2 = W::kCc * t1v(1, 1, 1) + W::kCw * t1v(0, 1, 1) + W::kCe * t1v(2, 1, 1) + W::kCs * t1v(1, 2, 1) +
+                        W::kCn * t1v(1, 0, 1) + W::kCb * t1v(1, 1, 0) + W::kCt * t1v(1, 1, 2) + W::kSdc * pw(1, 1, 1) +
+                        amb;
+  CHECK(as_float(st[1].at(t0 + 4 * idx(1, 1, 1))) == Approx(centre2).epsilon(1e-6));
+  // The 7-loads variant stores the same values.
+  p.z_in_registers = false;
+  W naive(p);
+  CHECK(all_stores(naive) == st);
 }
