@@ -22,13 +22,11 @@ enum Pc : uint32_t {
   kLdCol = 0x60, kLdNbrLevel = 0x70, kIsUnvisited = 0x80, kStLevel = 0x90, kStChanged = 0xa0, kLoop = 0xb0,
 };
 
-class BfsWarp final : public BufferedWarpStream {
+class BfsWarp final : public LinearWarpStream {
  public:
   using Data = BfsWorkload::Data;
   BfsWarp(std::shared_ptr<const Data> d, unsigned cta, unsigned warp)
-      : d_(std::move(d)),
-        exist_(cta_lane_mask(d_->threads_per_cta, warp)),
-        first_(uint64_t(cta) * d_->threads_per_cta + uint64_t(warp) * kWarpSize) {}
+      : LinearWarpStream(d->threads_per_cta, cta, warp), d_(std::move(d)) {}
 
  private:
   uint32_t vertex(unsigned l) const { return static_cast<uint32_t>(first_ + l); }
@@ -51,9 +49,7 @@ class BfsWarp final : public BufferedWarpStream {
       return true;
     }
     // One arc per frontier lane: u = col_idx[e]; if (level[u] > depth) { level[u] = depth + 1; changed = 1; }
-    uint32_t m = 0;
-    for (unsigned l = 0; l < kWarpSize; ++l)
-      if (((frontier_ >> l) & 1u) && j_ < g.degree(vertex(l))) m |= 1u << l;
+    const uint32_t m = g.rows_longer_than(j_, first_, frontier_);
     if (!m) return false;
     auto e = [&](unsigned l) { return uint64_t(g.row_ptr[vertex(l)]) + j_; };
     load(kLdCol, 4, m, [&](unsigned l) { return d_->col_idx + 4 * e(l); });
@@ -71,8 +67,6 @@ class BfsWarp final : public BufferedWarpStream {
   }
 
   std::shared_ptr<const Data> d_;
-  uint32_t exist_;
-  uint64_t first_;         // vertex of lane 0
   uint32_t frontier_ = 0;  // lanes whose vertex is in the frontier
   int phase_ = 0;
   uint32_t j_ = 0;         // arc loop iteration

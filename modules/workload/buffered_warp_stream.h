@@ -2,7 +2,8 @@
 // a small state machine; refill() appends the instructions of its next step (a phase of the
 // kernel body or one loop iteration, a handful of instructions), next() hands them out one by
 // one. Per-warp state is therefore the state machine plus one step's worth of instructions.
-// Helpers give the lane masks of 1-D launches (thread id = cta * threads_per_cta + lane index).
+// Helpers give the lane masks of 1-D launches (thread id = cta * threads_per_cta + lane index);
+// LinearWarpStream is the base of a 1-D launch's warp.
 #pragma once
 #include <cstdint>
 #include <cstring>
@@ -83,6 +84,17 @@ class BufferedWarpStream : public WarpStream {
   std::vector<WarpInstr> buf_;  // the current step
   size_t head_ = 0;             // next instruction of buf_ to hand out
   bool done_ = false;           // refill() reported the end
+};
+
+// A warp of a 1-D launch: lane l runs thread first_ + l, exist_ holds the lanes its CTA has.
+class LinearWarpStream : public BufferedWarpStream {
+ protected:
+  LinearWarpStream(unsigned threads_per_cta, unsigned cta, unsigned warp)
+      : exist_(cta_lane_mask(threads_per_cta, warp)),
+        first_(uint64_t(cta) * threads_per_cta + uint64_t(warp) * kWarpSize) {}
+
+  const uint32_t exist_;
+  const uint64_t first_;  // thread id of lane 0
 };
 
 }  // namespace gpusc

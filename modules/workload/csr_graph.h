@@ -29,6 +29,14 @@ struct CsrGraph {
   uint64_t nnz() const { return col_idx.size(); }
   bool has_values() const { return !values.empty(); }
   uint32_t degree(uint32_t r) const { return row_ptr[r + 1] - row_ptr[r]; }
+  // The lanes of `lanes` (bit l: row first + l) whose row has more than j entries: in a warp of
+  // one thread per row, the lanes still in iteration j of their row loop.
+  uint32_t rows_longer_than(uint32_t j, uint64_t first, uint32_t lanes) const {
+    uint32_t m = 0;
+    for (unsigned l = 0; l < 32; ++l)
+      if (((lanes >> l) & 1u) && j < degree(static_cast<uint32_t>(first + l))) m |= 1u << l;
+    return m;
+  }
   float value(uint64_t e) const { return values.empty() ? 1.0f : values[e]; }
 
   CsrGraph transposed() const;          // in-edge form: arc v -> u for every u -> v

@@ -26,13 +26,11 @@ enum Pc : uint32_t {
 };
 constexpr uint64_t kWeightSalt = 0x5557;
 
-class SsspWarp final : public BufferedWarpStream {
+class SsspWarp final : public LinearWarpStream {
  public:
   using Data = SsspWorkload::Data;
   SsspWarp(std::shared_ptr<const Data> d, unsigned cta, unsigned warp)
-      : d_(std::move(d)),
-        exist_(cta_lane_mask(d_->threads_per_cta, warp)),
-        first_(uint64_t(cta) * d_->threads_per_cta + uint64_t(warp) * kWarpSize) {}
+      : LinearWarpStream(d->threads_per_cta, cta, warp), d_(std::move(d)) {}
 
  private:
   uint32_t vertex(unsigned l) const { return static_cast<uint32_t>(first_ + l); }
@@ -59,9 +57,7 @@ class SsspWarp final : public BufferedWarpStream {
     }
     // One arc per frontier lane: u = col_idx[e]; alt = dv + weight[e];
     // if (alt < dist[u]) { atomicMin(&dist[u], alt); flag_out[u] = 1; changed = 1; }
-    uint32_t m = 0;
-    for (unsigned l = 0; l < kWarpSize; ++l)
-      if (((frontier_ >> l) & 1u) && j_ < g.degree(vertex(l))) m |= 1u << l;
+    const uint32_t m = g.rows_longer_than(j_, first_, frontier_);
     if (!m) return false;
     auto e = [&](unsigned l) { return uint64_t(g.row_ptr[vertex(l)]) + j_; };
     auto nbr = [&](unsigned l) { return uint64_t(g.col_idx[e(l)]); };
@@ -83,8 +79,6 @@ class SsspWarp final : public BufferedWarpStream {
   }
 
   std::shared_ptr<const Data> d_;
-  uint32_t exist_;
-  uint64_t first_;         // vertex of lane 0
   uint32_t frontier_ = 0;  // lanes whose vertex is in the frontier
   int phase_ = 0;
   uint32_t j_ = 0;         // arc loop iteration

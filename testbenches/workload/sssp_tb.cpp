@@ -150,25 +150,6 @@ SsspWorkload::Params values_params(unsigned threads_per_cta = 32) {
   return p;
 }
 
-struct Access {
-  WarpInstr::Op op;
-  std::string array;
-  uint64_t element;
-  bool operator==(const Access& o) const { return op == o.op && array == o.array && element == o.element; }
-};
-std::ostream& operator<<(std::ostream& os, const Access& a) {
-  return os << to_string(a.op) << " " << a.array << "[" << a.element << "]";
-}
-// Lane `lane`'s memory accesses in a stream, in program order.
-std::vector<Access> lane_accesses(const AddressSpace& space, const Stream& s, unsigned lane) {
-  std::vector<Access> out;
-  for (const auto& in : s)
-    if (in.is_memory() && in.lane_active(lane)) {
-      const std::string a = array_of(space, in);
-      out.push_back({in.op, a, element(space, a, in, lane)});
-    }
-  return out;
-}
 }  // namespace
 
 TEST_CASE("sssp on a hand-made weighted graph: Dijkstra's distances, 6 launches where BFS needs 4") {
@@ -198,28 +179,28 @@ TEST_CASE("sssp: one warp's accesses per thread, in program order, on the hand-m
   REQUIRE(kernels[0]->warps_per_cta() == 1);
   // Launch 0: only the source (lane 0) is in the frontier; its arcs go to 1 (10) and 2 (1).
   const Stream s0 = drain(*kernels[0]->warp(0, 0));
-  REQUIRE(lane_accesses(sp, s0, 0) == std::vector<Access>{
+  REQUIRE(lane_accesses(sp, s0, 0) == std::vector<LaneAccess>{
       {Op::Load, "flag0", 0}, {Op::Store, "flag0", 0}, {Op::Load, "dist", 0}, {Op::Load, "row_ptr", 0},
       {Op::Load, "row_ptr", 1},
       {Op::Load, "col_idx", 0}, {Op::Load, "weight", 0}, {Op::Load, "dist", 1}, {Op::Atomic, "dist", 1},
       {Op::Store, "flag1", 1}, {Op::Store, "changed", 0},
       {Op::Load, "col_idx", 1}, {Op::Load, "weight", 1}, {Op::Load, "dist", 2}, {Op::Atomic, "dist", 2},
       {Op::Store, "flag1", 2}, {Op::Store, "changed", 0}});
-  REQUIRE(lane_accesses(sp, s0, 3) == std::vector<Access>{{Op::Load, "flag0", 3}});  // not in the frontier
+  REQUIRE(lane_accesses(sp, s0, 3) == std::vector<LaneAccess>{{Op::Load, "flag0", 3}});  // not in the frontier
   REQUIRE(s0.front().op == Op::Compute);  // thread id
   REQUIRE(s0[2].op == Op::Load);
   REQUIRE(s0[2].active_mask == 0x7fu);  // the 7 vertices test their flag; lanes 7..31 have none
   // Launch 2: frontier {3, 4} (distances 2 and 12 at its start). 3 -> 1 (2 + 1 < 10) and
   // 3 -> 4 (2 + 9 < 12) improve, 4 -> 5 (12 + 1 < inf) too: every arc gets its atomic.
   const Stream s2 = drain(*kernels[2]->warp(0, 0));
-  REQUIRE(lane_accesses(sp, s2, 3) == std::vector<Access>{
+  REQUIRE(lane_accesses(sp, s2, 3) == std::vector<LaneAccess>{
       {Op::Load, "flag0", 3}, {Op::Store, "flag0", 3}, {Op::Load, "dist", 3}, {Op::Load, "row_ptr", 3},
       {Op::Load, "row_ptr", 4},
       {Op::Load, "col_idx", 4}, {Op::Load, "weight", 4}, {Op::Load, "dist", 1}, {Op::Atomic, "dist", 1},
       {Op::Store, "flag1", 1}, {Op::Store, "changed", 0},
       {Op::Load, "col_idx", 5}, {Op::Load, "weight", 5}, {Op::Load, "dist", 4}, {Op::Atomic, "dist", 4},
       {Op::Store, "flag1", 4}, {Op::Store, "changed", 0}});
-  REQUIRE(lane_accesses(sp, s2, 4) == std::vector<Access>{
+  REQUIRE(lane_accesses(sp, s2, 4) == std::vector<LaneAccess>{
       {Op::Load, "flag0", 4}, {Op::Store, "flag0", 4}, {Op::Load, "dist", 4}, {Op::Load, "row_ptr", 4},
       {Op::Load, "row_ptr", 5},
       {Op::Load, "col_idx", 6}, {Op::Load, "weight", 6}, {Op::Load, "dist", 5}, {Op::Atomic, "dist", 5},

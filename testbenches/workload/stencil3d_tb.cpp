@@ -57,24 +57,6 @@ void check_launches(Stencil3dWorkload& w, unsigned launches, const std::vector<u
   REQUIRE(w.next_kernel() == nullptr);
 }
 
-struct Access {
-  WarpInstr::Op op;
-  std::string array;
-  uint64_t element;
-  bool operator==(const Access& o) const { return op == o.op && array == o.array && element == o.element; }
-};
-std::ostream& operator<<(std::ostream& os, const Access& a) {
-  return os << to_string(a.op) << " " << a.array << "[" << a.element << "]";
-}
-std::vector<Access> lane_accesses(const AddressSpace& space, const Stream& s, unsigned lane) {
-  std::vector<Access> out;
-  for (const auto& in : s)
-    if (in.is_memory() && in.lane_active(lane)) {
-      const std::string a = array_of(space, in);
-      out.push_back({in.op, a, element(space, a, in, lane)});
-    }
-  return out;
-}
 }  // namespace
 
 TEST_CASE("stencil3d without registers: the clamped 7 points and power per cell per layer, one store, ping-pong") {
@@ -119,7 +101,7 @@ TEST_CASE("stencil3d: one thread's accesses in program order on 3 x 3 x 3, with 
     const Stream s = drain(*k->warp(0, 0));
     const AddressSpace& sp = w.address_space();
     // Lane 5 = thread (1, 1): below/centre/above roll through registers.
-    std::vector<Access> want;
+    std::vector<LaneAccess> want;
     for (unsigned z = 0; z < 3; ++z) {
       if (z == 0) want.push_back({Op::Load, "temp0", cell(1, 1, 0)});
       if (z < 2) want.push_back({Op::Load, "temp0", cell(1, 1, z + 1)});
@@ -131,8 +113,8 @@ TEST_CASE("stencil3d: one thread's accesses in program order on 3 x 3 x 3, with 
     REQUIRE(lane_accesses(sp, s, 5) == want);
     // Lane 0 = corner (0, 0): W and N clamp onto the cell itself.
     const auto corner = lane_accesses(sp, s, 0);
-    REQUIRE(std::vector<Access>(corner.begin(), corner.begin() + 8) ==
-            std::vector<Access>{{Op::Load, "temp0", 0}, {Op::Load, "temp0", 9}, {Op::Load, "temp0", 0},
+    REQUIRE(std::vector<LaneAccess>(corner.begin(), corner.begin() + 8) ==
+            std::vector<LaneAccess>{{Op::Load, "temp0", 0}, {Op::Load, "temp0", 9}, {Op::Load, "temp0", 0},
                                 {Op::Load, "temp0", 1}, {Op::Load, "temp0", 3}, {Op::Load, "temp0", 0},
                                 {Op::Load, "power", 0}, {Op::Store, "temp1", 0}});
     // Only threads inside the 3 x 3 plane access memory (x = lane % 4, y = lane / 4).
@@ -152,7 +134,7 @@ TEST_CASE("stencil3d: one thread's accesses in program order on 3 x 3 x 3, with 
     auto k = w.next_kernel();
     const Stream s = drain(*k->warp(0, 0));
     const AddressSpace& sp = w.address_space();
-    std::vector<Access> want;
+    std::vector<LaneAccess> want;
     for (unsigned z = 0; z < 3; ++z) {  // computeTempCPU's order: c, n, s, e, w, t, b
       for (auto [x, y, zz] : std::vector<std::tuple<unsigned, unsigned, unsigned>>{
                {1, 1, z}, {1, 0, z}, {1, 2, z}, {2, 1, z}, {0, 1, z}, {1, 1, std::min(z + 1, 2u)},

@@ -142,6 +142,20 @@ uint64_t element(const AddressSpace& space, const std::string& array, const Warp
   return (w.addr[lane] - a.base) / w.access_bytes;
 }
 
+std::ostream& operator<<(std::ostream& os, const LaneAccess& a) {
+  return os << to_string(a.op) << " " << a.array << "[" << a.element << "]";
+}
+
+std::vector<LaneAccess> lane_accesses(const AddressSpace& space, const Stream& s, unsigned lane) {
+  std::vector<LaneAccess> out;
+  for (const auto& in : s)
+    if (in.is_memory() && in.lane_active(lane)) {
+      const std::string a = array_of(space, in);
+      out.push_back({in.op, a, element(space, a, in, lane)});
+    }
+  return out;
+}
+
 TempFile::TempFile(const std::string& name, const std::string& content) {
   namespace fs = std::filesystem;
   const fs::path dir = fs::temp_directory_path() / ("gpusc_workload_tb_" + std::to_string(::getpid()));

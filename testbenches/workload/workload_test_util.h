@@ -4,6 +4,7 @@
 #pragma once
 #include <cstdint>
 #include <map>
+#include <ostream>
 #include <memory>
 #include <set>
 #include <string>
@@ -57,6 +58,17 @@ Stream on_array(const AddressSpace& space, const Stream& s, const std::string& n
 
 // Element index of a lane's address in the named array (REQUIREs it is in that array).
 uint64_t element(const AddressSpace& space, const std::string& array, const WarpInstr& w, unsigned lane);
+
+// One lane's memory access: operation, array and element (for per-lane program-order checks).
+struct LaneAccess {
+  WarpInstr::Op op;
+  std::string array;
+  uint64_t element;
+  bool operator==(const LaneAccess& o) const { return op == o.op && array == o.array && element == o.element; }
+};
+std::ostream& operator<<(std::ostream& os, const LaneAccess& a);
+// Lane `lane`'s memory accesses in a stream, in program order.
+std::vector<LaneAccess> lane_accesses(const AddressSpace& space, const Stream& s, unsigned lane);
 
 // A file with the given content under the temp directory, removed when this goes away.
 class TempFile {
