@@ -20,6 +20,7 @@ RequestController::RequestController(sc_core::sc_module_name name, const Params&
       p_(checked(p, sectors, this->name())),
       critical_maps_(p.window_maps == "critical"),
       first_window_(p.ica_window == "first-request"),
+      consult_larger_(p.ica_consult == "larger"),
       sectors_(sectors),
       all_(sectors >= 32 ? ~0u : (1u << sectors) - 1),
       ica_(sectors - 1),
@@ -88,7 +89,16 @@ RequestController::Decision RequestController::decide(uint32_t request, Cache::M
   if (c == Cache::MissClass::Subsequent) return Decision::FullSubsequent;
   const unsigned k = popcount(request & all_);
   if (k >= sectors_) return Decision::FullRequest;  // the request itself asks the whole line
-  return ratio(ica_[window_of(k)]) <= p_.ica_threshold ? Decision::Partial : Decision::FullIca;
+  double r = 0.0;
+  if (consult_larger_) {  // the windows of k + 1 .. N sectors, pooled
+    size_t ones = 0, events = 0;
+    for (unsigned s = k + 1; s <= sectors_; ++s)
+      for (bool b : ica_[s - 2]) ones += b, ++events;
+    r = events ? double(ones) / double(events) : 0.0;
+  } else {
+    r = ratio(ica_[window_of(k)]);
+  }
+  return r <= p_.ica_threshold ? Decision::Partial : Decision::FullIca;
 }
 
 uint32_t RequestController::fetch_map(uint32_t request, uint32_t missing, Cache::MissClass c) {

@@ -33,9 +33,12 @@
 //   * "every global read reply": with several fetches for one MSHR (SM), only the reply that
 //     clears the MSHR's map pushes, with the MSHR's whole map ("only the last request is
 //     considered", §4.1);
-//   * matching window of a request of k sectors: the k-sector window, the 2-sector (64 B) one
-//     for a 1-sector request (the smallest ICA size that can hold it); a request of every
-//     sector fetches the whole line (Decision::FullRequest, after steps 1 and 2);
+//   * matching window of a request of k sectors (ica_consult): "size" = the k-sector window,
+//     the 2-sector (64 B) one for a 1-sector request (the smallest ICA size that can hold it);
+//     "larger" = the windows of k + 1 .. N sectors pooled (bits over events), the ICA types a
+//     fetch of k sectors turns into when a later request needs a sector outside it (a line
+//     first read 32 B and then whole, string-match's, is a 128 B ICA, 002 §2.2); a request of
+//     every sector fetches the whole line (Decision::FullRequest, after steps 1 and 2);
 //   * a ratio over a window holding fewer than window_size events uses the events it holds;
 //     an empty window has ratio 0 (nothing seen yet: partial, as a PDR-minded start);
 //   * the ICA window an input feeds (ica_window): "map" = the size of its map (window_maps);
@@ -71,6 +74,7 @@ class RequestController : public sc_core::sc_module {
     double fdr_threshold = 0.9;   // FDR ratio over which every miss fetches the line (30/60/90%)
     std::string window_maps = "critical";  // critical | fetched: the map a reply or eviction feeds in
     std::string ica_window = "map";        // map | first-request: the ICA window it feeds
+    std::string ica_consult = "size";      // size | larger: the ICA window(s) a miss consults
     template <class F> static void describe(F&& f) {
       using S = Params;
       GPUSC_PARAM_C(window_maps, "critical|fetched",
@@ -79,6 +83,10 @@ class RequestController : public sc_core::sc_module {
       GPUSC_PARAM_C(ica_window, "map|first-request",
                     "the ICA window a reply or eviction feeds: map = the window of its map's size; first-request = "
                     "the window its MSHR's (reply) or line's (eviction) first request consulted; not in 002");
+      GPUSC_PARAM_C(ica_consult, "size|larger",
+                    "the ICA window(s) a miss of k sectors consults: size = the k-sector one (the 2-sector one for "
+                    "k = 1); larger = every window of more than k sectors, pooled (the ICA sizes a k-sector fetch can "
+                    "grow into); not in 002");
       GPUSC_PARAM_R(window_size, 1, 4096, "events kept per window [count] (002 Table 5.1: 16; swept 8, 16, 32)");
       GPUSC_PARAM_R(ica_threshold, 0.0, 1.0,
                     "ICA ratio at or under which a miss fetches only its sectors [ratio] (002: 0.5; swept 0.25-0.75)");
@@ -129,6 +137,7 @@ class RequestController : public sc_core::sc_module {
   const Params p_;
   const bool critical_maps_;  // window_maps == critical
   const bool first_window_;   // ica_window == first-request
+  const bool consult_larger_; // ica_consult == larger
   const unsigned sectors_;
   const uint32_t all_;
   std::deque<bool> fdr_;

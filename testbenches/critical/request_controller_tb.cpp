@@ -192,6 +192,34 @@ TEST_CASE("RequestController: ica_window = first-request feeds the window the fi
   CHECK(rc.decide(0x1, MC::First) == D::Partial);  // 0.5 <= ica_threshold
 }
 
+TEST_CASE("RequestController: ica_consult = larger pools the windows of more sectors than the request's",
+          "[critical][controller]") {
+  RequestController::Params p;
+  p.window_size = 4;
+  p.fdr_threshold = 1.0;  // keep the FDR rule out of the way
+  for (const char* consult : {"size", "larger"}) {
+    INFO(consult);
+    p.ica_consult = consult;
+    RequestController rc("rc", p);
+    rc.on_reply(0x3, false);  // ICA 64 B  [0]
+    rc.on_reply(0x3, false);  // ICA 64 B  [0 0]
+    rc.on_evict(0xf, true);   // ICA 128 B [1]: a line read in part, then whole (string-match's)
+    rc.on_evict(0xf, true);   // ICA 128 B [1 1]
+    rc.on_evict(0x7, false);  // ICA 96 B  [0]
+    const bool larger = std::string(consult) == "larger";
+    // 32 B: size reads the 64 B window (0); larger pools 64, 96, 128 B: 2 of 5 = 0.4
+    CHECK(rc.decide(0x1, MC::First) == D::Partial);
+    // 64 B: size reads the 64 B window (0); larger pools 96 and 128 B: 2 of 3
+    CHECK(rc.decide(0x3, MC::First) == (larger ? D::FullIca : D::Partial));
+    // 96 B: size reads the 96 B window (0); larger the 128 B one (1.0)
+    CHECK(rc.decide(0x7, MC::First) == (larger ? D::FullIca : D::Partial));
+    rc.on_evict(0xf, true);  // ICA 128 B [1 1 1]: 32 B under larger: 3 of 6 = 0.5, still partial
+    CHECK(rc.decide(0x1, MC::First) == D::Partial);
+    rc.on_evict(0xf, true);  // ICA 128 B [1 1 1 1]: 4 of 7 > 0.5
+    CHECK(rc.decide(0x1, MC::First) == (larger ? D::FullIca : D::Partial));
+  }
+}
+
 TEST_CASE("RequestController: attached with ica_window = first-request: a line's later sectors count against its first request",
           "[critical][controller][cache]") {
   // The script of the critical-maps case: A's eviction (read 0011, ICA) and B's SM completion go
