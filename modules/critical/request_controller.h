@@ -135,9 +135,9 @@ class RequestController : public sc_core::sc_module {
   static unsigned window_of(unsigned k) { return (k < 2 ? 2 : k) - 2; }
 
   const Params p_;
-  const bool critical_maps_;  // window_maps == critical
-  const bool first_window_;   // ica_window == first-request
-  const bool consult_larger_; // ica_consult == larger
+  const bool critical_maps_;   // window_maps == critical
+  const bool first_window_;    // ica_window == first-request
+  const bool consult_larger_;  // ica_consult == larger
   const unsigned sectors_;
   const uint32_t all_;
   std::deque<bool> fdr_;
