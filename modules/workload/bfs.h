@@ -36,16 +36,7 @@ namespace gpusc {
 
 class BfsWorkload : public Workload {
  public:
-  struct Params : GraphInputParams {
-    unsigned source = 0;             // source vertex (source_from = index)
-    std::string source_from = "index";  // index: `source`; max-degree: the vertex with the most arcs
-    unsigned threads_per_cta = 256;  // CTA size [threads]
-    Params() {
-      symmetrize = true;
-      generator = "uniform";
-      rows = 1u << 18;
-      nnz_per_row = 3;
-    }
+  struct Params : GraphSearchParams {
     // size=small (tests, demos): R-MAT scale 12, edge factor 8, symmetrized.
     static Params small() {
       Params p;
@@ -54,15 +45,7 @@ class BfsWorkload : public Workload {
       p.edge_factor = 8;
       return p;
     }
-    template <class F> static void describe(F&& f) {
-      GraphInputParams::describe(f);
-      using S = Params;
-      GPUSC_PARAM(source, "source vertex of the search (source_from = index)");
-      GPUSC_PARAM_C(source_from, "index|max-degree",
-                    "index: the vertex `source`; max-degree: the vertex with the most arcs, the lowest id on a tie "
-                    "(paper 004 Table 2: bfs from the highest out-degree vertex)");
-      GPUSC_PARAM_R(threads_per_cta, 1, 1024, "CTA size [threads]");
-    }
+    template <class F> static void describe(F&& f) { GraphSearchParams::describe(f); }
   };
   static constexpr uint32_t kUnreached = UINT32_MAX;
 

@@ -53,4 +53,19 @@ std::shared_ptr<const CsrGraph> load_graph_input(const GraphInputParams& p, uint
   return std::make_shared<const CsrGraph>(std::move(g));
 }
 
+uint32_t search_source(const GraphSearchParams& p, const CsrGraph& g, const std::string& who) {
+  if (g.rows != g.cols)
+    error("gpusc.workload", who, ": the graph must be square (adjacency matrix), got ", g.rows, " x ", g.cols);
+  uint32_t source = p.source;
+  if (p.source_from == "max-degree") {
+    source = 0;
+    for (uint32_t v = 1; v < g.rows; ++v)
+      if (g.degree(v) > g.degree(source)) source = v;
+  }
+  if (source >= g.rows)
+    error("gpusc.workload", who, ".source = ", source, " is out of range [0, ", g.rows, ") for a graph of ", g.rows,
+          " vertices");
+  return source;
+}
+
 }  // namespace gpusc

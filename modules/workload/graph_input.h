@@ -1,7 +1,8 @@
-// GraphInputParams: where a graph or sparse-matrix kernel (BFS, PageRank, SpMV) gets its input:
-// a file ("input": "*.mtx" = Matrix Market, "*.txt" / "*.el" / "*.edges" / "*.edgelist" =
-// SNAP edge list) or, when "input" is empty, one of the generators. The kernels' Params
-// derive from it, so these keys sit next to each kernel's own keys.
+// GraphInputParams: where a graph or sparse-matrix kernel (BFS, SSSP, PageRank, SpMV) gets its
+// input: a file ("input": "*.mtx" = Matrix Market, "*.txt" / "*.el" / "*.edges" / "*.edgelist"
+// = SNAP edge list) or, when "input" is empty, one of the generators. The kernels' Params
+// derive from it, so these keys sit next to each kernel's own keys; GraphSearchParams adds a
+// search's source and CTA size (BFS, SSSP).
 // Choices: R-MAT output is always deduplicated here (repeated arcs only repeat work);
 // `symmetrize` and `keep_self_loops` apply to every source, after reading or generating.
 #pragma once
@@ -46,6 +47,34 @@ struct GraphInputParams {
     GPUSC_PARAM_R(nnz_per_row, 1, 1 << 16, "uniform: entries per row [count]");
   }
 };
+
+// A search from one source vertex (BFS, SSSP): the input graph (bfs's uniform random one by
+// default, symmetrized), the source and the CTA size. The kernels' Params derive from it.
+struct GraphSearchParams : GraphInputParams {
+  unsigned source = 0;                // source vertex (source_from = index)
+  std::string source_from = "index";  // index: `source`; max-degree: the vertex with the most arcs
+  unsigned threads_per_cta = 256;     // CTA size [threads]
+  GraphSearchParams() {
+    symmetrize = true;
+    generator = "uniform";
+    rows = 1u << 18;
+    nnz_per_row = 3;
+  }
+  template <class F> static void describe(F&& f) {
+    GraphInputParams::describe(f);
+    using S = GraphSearchParams;
+    GPUSC_PARAM(source, "source vertex of the search (source_from = index)");
+    GPUSC_PARAM_C(source_from, "index|max-degree",
+                  "index: the vertex `source`; max-degree: the vertex with the most arcs, the lowest id on a tie "
+                  "(paper 004 Table 2 starts its bfs there)");
+    GPUSC_PARAM_R(threads_per_cta, 1, 1024, "CTA size [threads]");
+  }
+};
+
+// Checks that g is a square adjacency matrix and returns the search's source vertex (p.source, or
+// the vertex with the most arcs for source_from = max-degree, the lowest id on a tie); errors
+// name `who` (e.g. "bfs").
+uint32_t search_source(const GraphSearchParams& p, const CsrGraph& g, const std::string& who);
 
 // The graph described by `p` (file or generator, then symmetrize / self-loop filtering).
 // `who` names the workload in error messages (e.g. "bfs").

@@ -115,17 +115,7 @@ SsspWorkload::SsspWorkload(const Params& p, std::shared_ptr<const CsrGraph> grap
   validate(p_, "sssp");
   if (!g_) error("gpusc.workload", "sssp: no input graph");
   g_->validate("sssp input graph");
-  if (g_->rows != g_->cols)
-    error("gpusc.workload", "sssp: the graph must be square (adjacency matrix), got ", g_->rows, " x ", g_->cols);
-  if (p_.source_from == "max-degree") {
-    uint32_t best = 0;
-    for (uint32_t v = 1; v < g_->rows; ++v)
-      if (g_->degree(v) > g_->degree(best)) best = v;
-    p_.source = best;
-  }
-  if (p_.source >= g_->rows)
-    error("gpusc.workload", "sssp.source = ", p_.source, " is out of range [0, ", g_->rows, ") for a graph of ",
-          g_->rows, " vertices");
+  p_.source = search_source(p_, *g_, "sssp");
   weight_ = std::make_shared<const std::vector<uint32_t>>(arc_weights(p_, *g_));
   row_ptr_ = space_.allocate("row_ptr", 4 * (uint64_t(g_->rows) + 1));
   col_idx_ = space_.allocate("col_idx", 4 * g_->nnz());

@@ -60,18 +60,10 @@ namespace gpusc {
 
 class SsspWorkload : public Workload {
  public:
-  struct Params : GraphInputParams {
-    unsigned source = 0;                // source vertex (source_from = index)
-    std::string source_from = "index";  // index: `source`; max-degree: the vertex with the most arcs
-    std::string weights = "auto";       // auto | hashed | values (header comment)
-    unsigned max_weight = 64;           // hashed weights lie in [1, max_weight]
-    unsigned threads_per_cta = 256;     // CTA size [threads]
-    Params() {
-      symmetrize = true;
-      generator = "uniform";
-      rows = 1u << 17;
-      nnz_per_row = 3;
-    }
+  struct Params : GraphSearchParams {
+    std::string weights = "auto";  // auto | hashed | values (header comment)
+    unsigned max_weight = 64;      // hashed weights lie in [1, max_weight]
+    Params() { rows = 1u << 17; }  // half of bfs's graph (header comment)
     // size=small (tests, demos): R-MAT scale 12, edge factor 8, symmetrized (as bfs).
     static Params small() {
       Params p;
@@ -81,16 +73,12 @@ class SsspWorkload : public Workload {
       return p;
     }
     template <class F> static void describe(F&& f) {
-      GraphInputParams::describe(f);
+      GraphSearchParams::describe(f);
       using S = Params;
-      GPUSC_PARAM(source, "source vertex of the search (source_from = index)");
-      GPUSC_PARAM_C(source_from, "index|max-degree",
-                    "index: the vertex `source`; max-degree: the vertex with the most arcs, the lowest id on a tie");
       GPUSC_PARAM_C(weights, "auto|hashed|values",
                     "arc weights: hashed integers in [1, max_weight], the graph's values as max(1, round(|v|)), or "
                     "auto: the values of an input file that has them, hashed otherwise");
       GPUSC_PARAM_R(max_weight, 1, 1 << 20, "largest hashed weight (hashed weights lie in [1, max_weight])");
-      GPUSC_PARAM_R(threads_per_cta, 1, 1024, "CTA size [threads]");
     }
   };
   static constexpr uint32_t kUnreached = UINT32_MAX;
