@@ -8,9 +8,12 @@
 // Open choices: the window is in core cycles (the paper's unit); an access exactly `window`
 // cycles after allocation starts a new entry; entries still open when stats are dumped count
 // as they stand. It is a monitor, not hardware: the platform feeds it from a MsgIn tap.
+// Implementation (speed): one hash lookup per read serves every window (a block's entries, one
+// per window, sit side by side); an entry closes lazily when its block is read again after the
+// window, and once per longest window a sweep drops the blocks whose entries have all closed,
+// so the table holds about the blocks read in the last two longest windows.
 #pragma once
 #include <cstdint>
-#include <deque>
 #include <unordered_map>
 #include <vector>
 
@@ -45,24 +48,25 @@ class LocalityMonitor : public sc_core::sc_module {
   uint64_t shared_accesses(size_t w) const;
   double ratio(size_t w) const;
   const std::vector<unsigned>& windows() const { return p_.windows; }
+  // Blocks the table holds now (open entries, and closed ones not yet swept).
+  size_t blocks_tracked() const { return slot_of_.size(); }
 
  private:
   struct Entry {
-    uint64_t start;
-    uint32_t count;
+    uint64_t start = 0;  // allocation cycle
+    uint32_t count = 0;  // accesses so far; 0 = no entry
   };
-  struct Table {
-    uint64_t window;
-    std::unordered_map<uint64_t, Entry> open;
-    std::deque<std::pair<uint64_t, uint64_t>> order;  // (start, block) in allocation order
-    uint64_t closed_shared = 0;                        // accesses in closed entries with count >= 2
-    uint64_t open_shared = 0;                          // accesses in open entries with count >= 2
-  };
-  void expire(Table& t, uint64_t cycle);
+  // Drops the blocks whose entries have all closed by `cycle`.
+  void sweep(uint64_t cycle);
 
   const Params p_;
   ClockDomain& clk_;
-  std::vector<Table> tables_;
+  const uint64_t longest_;                               // the longest window
+  std::unordered_map<uint64_t, uint32_t> slot_of_;       // block -> its slot in entries_
+  std::vector<Entry> entries_;                           // [slot * windows + window index]
+  std::vector<uint32_t> free_slots_;
+  std::vector<uint64_t> shared_;                         // [window index] accesses in entries with >= 2
+  uint64_t next_sweep_ = 0;
   StatGroup stats_;
   Counter& reads_;
 };

@@ -91,6 +91,25 @@ TEST_CASE("locality: the table has no size limit", "[locality]") {
   REQUIRE(mon.ratio(0) == Approx(2.0 / 3));
 }
 
+TEST_CASE("locality: a sweep drops a block only when every window's entry has closed", "[locality]") {
+  ClockDomain clk("clk", 1000);
+  LocalityMonitor mon("loc", windows({10, 100}), clk);
+  // Sweeps run at the first read and then once per longest window (100 cycles): at 0 and 100.
+  for (uint64_t b = 0; b < 1000; ++b) mon.observe(b * 128, 0);  // 1000 blocks, read once
+  const uint64_t a = 5000 * 128;
+  mon.observe(a, 50);  // A: entries at 50 in both windows
+  REQUIRE(mon.blocks_tracked() == 1001);
+  mon.observe(6000 * 128, 100);  // sweep at 100: the 1000 blocks have closed everywhere; A's
+  REQUIRE(mon.blocks_tracked() == 2);  // window-100 entry is open (100 - 50 < 100): kept
+  REQUIRE(mon.shared_accesses(1) == 0);
+  mon.observe(a, 140);  // joins A's window-100 entry (140 - 50 < 100): shared 2; window 10: new
+  REQUIRE(mon.shared_accesses(1) == 2);
+  REQUIRE(mon.shared_accesses(0) == 0);
+  mon.observe(0, 145);  // block 0 was swept: a new entry, not shared with its read at 0
+  REQUIRE(mon.shared_accesses(1) == 2);
+  REQUIRE(mon.reads() == 1004);
+}
+
 TEST_CASE("locality: accesses group by block_bytes", "[locality]") {
   ClockDomain clk("clk", 1000);
   LocalityMonitor mon("loc", windows({120}, 64), clk);
