@@ -5,6 +5,9 @@
 //                         Table II: 256 B), the requester does not matter;
 //   FirstTouchPageMapper  page granular: the first access to a page decides the block that
 //                         owns it (paper 003 §5.3), the page then stays there.
+// Both deal consecutive chunks over partitions the same way (ChunkInterleave): round-robin, or
+// with `hash = xor` round-robin permuted per row of chunks, so that power-of-two strides do not
+// camp on one partition.
 // How first touch is reported: the requester's side calls map(addr, requester_block) for every
 // request it sends to memory (a platform does it in the L1's route hook, with the block of the
 // SM behind that L1); the first such call for a page places it. Everything else, the memory
@@ -23,18 +26,48 @@
 
 namespace gpusc {
 
+// How consecutive chunks of an address space are dealt over k partitions. Chunk c lies in row
+// c / k (its partition-local chunk number) at index c mod k; with xor (k a power of two) at
+// index (c mod k) XOR fold(c / k), where fold XORs together the row's successive log2(k)-bit
+// fields. Within a row the indices stay a permutation of 0 .. k-1, so every partition holds one
+// chunk per row and its local addresses stay dense; but chunks k, 2k, 4k, ... apart (the
+// strides of power-of-two arrays) land on different partitions instead of one.
+class ChunkInterleave {
+ public:
+  // k >= 1; xor needs k a power of two. `who` names the owner in errors.
+  ChunkInterleave(unsigned k, bool xor_hash, const std::string& who);
+  unsigned k() const { return k_; }
+  unsigned index(uint64_t chunk) const { return static_cast<unsigned>(chunk % k_) ^ fold(chunk / k_); }
+  uint64_t row(uint64_t chunk) const { return chunk / k_; }
+  uint64_t chunk(uint64_t row, unsigned index) const { return row * k_ + (index ^ fold(row)); }
+
+ private:
+  unsigned fold(uint64_t row) const {
+    unsigned f = 0;
+    for (; row && bits_; row >>= bits_) f ^= static_cast<unsigned>(row) & (k_ - 1);
+    return f;
+  }
+  unsigned k_;
+  unsigned bits_ = 0;  // log2(k) with xor, else 0 (no folding)
+};
+
 class AddressMapper {
  public:
   // A platform's `address_map` section (the interleave chunk stays the platform's own key).
   struct Params {
     std::string kind = "fine-interleave";  // fine-interleave | first-touch
     uint64_t page_bytes = 4096;            // first-touch page [bytes] (003 gives no size: a 4 KB OS page)
+    std::string hash = "none";             // none | xor (ChunkInterleave)
     template <class F> static void describe(F&& f) {
       using S = Params;
       GPUSC_PARAM_C(kind, "fine-interleave|first-touch",
                     "fine-interleave: chunks round-robin over all partitions; first-touch: a page lives in the "
                     "block of the SM that touched it first, interleaved over that block's partitions (003 §5.3)");
       GPUSC_PARAM_R(page_bytes, 1, uint64_t{1} << 40, "first-touch page size [bytes], a power of two >= the chunk");
+      GPUSC_PARAM_C(hash, "none|xor",
+                    "partition of a chunk: none = chunk index mod partitions (a stride of partitions x chunk bytes "
+                    "stays on one partition, as in GPGPU-Sim's plain mapping); xor = that index XORed with the "
+                    "higher chunk-index bits folded (as hardware hashes; a power-of-two partition count)");
     }
   };
   struct Target {

@@ -14,7 +14,8 @@ unsigned log2_of(uint64_t x) {
 }  // namespace
 
 FirstTouchPageMapper::FirstTouchPageMapper(std::vector<std::vector<unsigned>> partitions_of_block,
-                                           uint64_t page_bytes, unsigned chunk_bytes, const std::string& who)
+                                           uint64_t page_bytes, unsigned chunk_bytes, const std::string& who,
+                                           bool xor_hash)
     : who_(who), parts_of_block_(std::move(partitions_of_block)) {
   if (!power_of_two(page_bytes)) error(who_, "page_bytes must be a power of two, got ", page_bytes);
   if (!power_of_two(chunk_bytes)) error(who_, "the interleave chunk must be a power of two bytes, got ", chunk_bytes);
@@ -29,6 +30,7 @@ FirstTouchPageMapper::FirstTouchPageMapper(std::vector<std::vector<unsigned>> pa
   index_in_block_.assign(total, ~0u);
   for (unsigned b = 0; b < parts_of_block_.size(); ++b) {
     if (parts_of_block_[b].empty()) error(who_, "block ", b, " has no memory partition; every block needs one");
+    deal_.emplace_back(static_cast<unsigned>(parts_of_block_[b].size()), xor_hash, who_);
     for (unsigned i = 0; i < parts_of_block_[b].size(); ++i) {
       const unsigned p = parts_of_block_[b][i];
       if (p >= total)
@@ -75,19 +77,17 @@ const FirstTouchPageMapper::Page& FirstTouchPageMapper::page_of(uint64_t addr) c
 }
 
 AddressMapper::Target FirstTouchPageMapper::target(uint64_t addr, const Page& pg) const {
-  const auto& parts = parts_of_block_[pg.block];
-  const uint64_t k = parts.size();
+  const ChunkInterleave& deal = deal_[pg.block];
   const uint64_t block_local = (pg.frame << page_shift_) | (addr & ((uint64_t{1} << page_shift_) - 1));
   const uint64_t chunk = block_local >> chunk_shift_;
   const uint64_t in_chunk = block_local & ((uint64_t{1} << chunk_shift_) - 1);
-  return {parts[chunk % k], ((chunk / k) << chunk_shift_) | in_chunk};
+  return {parts_of_block_[pg.block][deal.index(chunk)], (deal.row(chunk) << chunk_shift_) | in_chunk};
 }
 
 uint64_t FirstTouchPageMapper::global(unsigned p, uint64_t local_addr) const {
   if (p >= partitions()) error(who_, "partition ", p, " out of range (", partitions(), " partitions)");
   const unsigned b = block_of_part_[p];
-  const uint64_t k = parts_of_block_[b].size();
-  const uint64_t block_local = (((local_addr >> chunk_shift_) * k + index_in_block_[p]) << chunk_shift_) |
+  const uint64_t block_local = (deal_[b].chunk(local_addr >> chunk_shift_, index_in_block_[p]) << chunk_shift_) |
                                (local_addr & ((uint64_t{1} << chunk_shift_) - 1));
   const uint64_t frame = block_local >> page_shift_;
   if (frame >= frames_[b].size())

@@ -9,8 +9,8 @@
 // which is interleaved over the block's k partitions in `chunk` bytes, as FineInterleaveMapper
 // does over all partitions (003 §5.3: "we will still interleave addresses at a fine granularity
 // across the memory channels of each memory partition"):
-//   partition = partitions_of_block[b][(block_local / chunk) mod k]
-//   local     = (block_local / chunk / k) * chunk + block_local mod chunk
+//   partition = partitions_of_block[b][(block_local / chunk) mod k]   (xor_hash: permuted per
+//   local     = (block_local / chunk / k) * chunk + block_local mod chunk   row, ChunkInterleave)
 // chunk = page makes the interleave page-granular: the block's n-th page goes to its partition
 // n mod k.
 // Open choices: the page size (003 gives none; platforms default to 4 KB); frames in touch
@@ -36,9 +36,9 @@ class FirstTouchPageMapper final : public AddressMapper {
   // partitions_of_block[b]: the partitions of block b, in interleave order (at least one block,
   // each with at least one partition; every partition 0 .. P-1 in exactly one block).
   // page_bytes, chunk_bytes: powers of two, chunk_bytes <= page_bytes. `who` names the owner
-  // (a config section) in errors.
+  // (a config section) in errors. xor_hash: every block's partition count a power of two.
   FirstTouchPageMapper(std::vector<std::vector<unsigned>> partitions_of_block, uint64_t page_bytes,
-                       unsigned chunk_bytes, const std::string& who = "FirstTouchPageMapper");
+                       unsigned chunk_bytes, const std::string& who = "FirstTouchPageMapper", bool xor_hash = false);
 
   unsigned partitions() const override { return static_cast<unsigned>(block_of_part_.size()); }
   Target map(uint64_t addr, unsigned requester_block) override;
@@ -68,6 +68,7 @@ class FirstTouchPageMapper final : public AddressMapper {
   const std::string who_;
   std::vector<std::vector<unsigned>> parts_of_block_;
   std::vector<unsigned> block_of_part_, index_in_block_;  // [partition]
+  std::vector<ChunkInterleave> deal_;                     // [block]: its chunks over its partitions
   unsigned page_shift_ = 0, chunk_shift_ = 0;
   std::unordered_map<uint64_t, Page> pages_;   // page number -> placement
   std::vector<std::vector<uint64_t>> frames_;  // [block][frame] -> page number (kHole: moved away)

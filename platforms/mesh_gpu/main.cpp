@@ -15,6 +15,8 @@ Memory placement and CTA scheduling (defaults: one block, fine-interleave, round
   --set blocks=N                      consecutive SMs and MCs form N blocks
   --set address_map.kind=first-touch  a page lives in the block that touched it first
                                       (address_map.page_bytes, 4096); else fine-interleave
+  --set address_map.hash=xor          chunk -> partition XOR-folded with the higher address
+                                      bits (power-of-two strides spread); default none
   --set cta.policy=contiguous-groups  one contiguous group of CTA ids per block; or greedy
                                       (lowest SM with room first), round-robin
 IPC is thread instructions per core cycle (GPGPU-Sim's definition); latencies are core cycles.

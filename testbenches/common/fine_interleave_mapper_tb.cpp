@@ -2,9 +2,12 @@
 // gpusc had before address mappers became an interface (its formulas are kept below as the
 // reference), for random addresses and several partition counts and chunks; AddressMap copies
 // share one mapper; the factory builds either kind and rejects bad configurations clearly.
+// With hash = xor (ChunkInterleave): each row of chunks is still dealt one per partition
+// (dense, invertible), by hand on 8 partitions, and a power-of-two stride is spread.
 #include <catch2/catch.hpp>
 
 #include <random>
+#include <set>
 
 #include "common/address_map.h"
 #include "common/address_mapper.h"
@@ -66,6 +69,49 @@ TEST_CASE("FineInterleaveMapper: 256 B chunks over 8 partitions, by hand", "[add
   CHECK(m.placed(0xdeadbeef));
 }
 
+TEST_CASE("FineInterleaveMapper: xor hash on 8 partitions, by hand", "[address_map]") {
+  FineInterleaveMapper m(8, 256, "m", true);
+  // Row 0 (chunks 0-7) is plain: fold(0) = 0.
+  CHECK(m.partition(0x000) == 0);
+  CHECK(m.partition(0x700) == 7);
+  // Row 1: fold(1) = 1, so chunk 8 -> 0 ^ 1 = 1 and chunk 9 -> 1 ^ 1 = 0.
+  CHECK(m.partition(0x800) == 1);
+  CHECK(m.partition(0x900) == 0);
+  CHECK(m.local(0x800) == 0x100);  // the row is the local chunk number, as without the hash
+  // Row 8 = 0b001'000: fold = 000 ^ 001 = 1, chunk 64 -> 1. Row 9 = 0b001'001: fold 0, chunk 73 -> 1.
+  CHECK(m.partition(64 * 256) == 1);
+  CHECK(m.partition(73 * 256) == 1);
+  // Row 0b101'110'011 = 371: fold = 011 ^ 110 ^ 101 = 000, chunk 371 * 8 + 5 -> 5.
+  CHECK(m.partition((371 * 8 + 5) * 256) == 5);
+  CHECK(m.global(5, 371 * 256 + 0x40) == (371 * 8 + 5) * 256 + 0x40);
+}
+
+TEST_CASE("FineInterleaveMapper: xor hash keeps one chunk per partition per row, inverts, spreads strides", "[address_map]") {
+  for (unsigned parts : {1u, 2u, 16u, 64u}) {
+    FineInterleaveMapper m(parts, 256, "m", true);
+    for (uint64_t row : {uint64_t{0}, uint64_t{1}, uint64_t{63}, uint64_t{4096}, uint64_t{123457}}) {
+      std::set<unsigned> hit;
+      for (uint64_t col = 0; col < parts; ++col) {
+        const uint64_t a = ((row * parts + col) << 8) | 0x2a;
+        hit.insert(m.partition(a));
+        CHECK(m.local(a) == ((row << 8) | 0x2a));
+        CHECK(m.global(m.partition(a), m.local(a)) == a);
+      }
+      CHECK(hit.size() == parts);  // a permutation of the partitions
+    }
+  }
+  // kmeans's feature-major layout with 2^18 points: feature f of a point at f x 1 MiB. Plain
+  // modulo puts all 34 features on one of 64 partitions (1 MiB is 64 rows of 64 x 256 B).
+  FineInterleaveMapper plain(64, 256), hashed(64, 256, "m", true);
+  std::set<unsigned> on_plain, on_hashed;
+  for (uint64_t f = 0; f < 34; ++f) {
+    on_plain.insert(plain.partition(f << 20));
+    on_hashed.insert(hashed.partition(f << 20));
+  }
+  CHECK(on_plain.size() == 1);
+  CHECK(on_hashed.size() == 34);
+}
+
 TEST_CASE("AddressMap: copies refer to one mapper, so first-touch state is shared", "[address_map]") {
   FirstTouchPageMapper ft({{0}, {1}}, 4096, 256);
   const AddressMap a(ft);
@@ -94,6 +140,10 @@ TEST_CASE("make_address_mapper: builds both kinds, fine-interleave over every bl
   CHECK(f->page_bytes() == 8192);
   CHECK(f->blocks() == 2);
   CHECK(ft->map(0x300, 1).partition == 3);  // block 1's frame 0, chunk 3 -> its 2nd partition
+  p.hash = "xor";  // both kinds take the hash: block 1's chunk 2 (row 1, fold 1) -> index 0 ^ 1
+  CHECK(make_address_mapper(p, 256, {{0, 1}, {2, 3}})->map(0x200, 1).partition == 3);
+  p.kind = "fine-interleave";  // chunk 4 = row 1, index 0 ^ 1 over all four partitions
+  CHECK(make_address_mapper(p, 256, {{0, 1}, {2, 3}})->map(0x400, 0).partition == 1);
 }
 
 TEST_CASE("make_address_mapper: bad configurations are clear errors", "[address_map][config]") {
@@ -114,4 +164,14 @@ TEST_CASE("make_address_mapper: bad configurations are clear errors", "[address_
   REQUIRE_THROWS_WITH(make_address_mapper(p, 100, {{0}}, "gpu.address_map"),
                       Catch::Contains("chunk must be a power of two bytes, got 100"));
   REQUIRE_THROWS_WITH(FineInterleaveMapper(0, 256), Catch::Contains("needs at least one memory partition, got 0"));
+  p.hash = "crc";
+  REQUIRE_THROWS_WITH(make_address_mapper(p, 256, {{0}}, "gpu.address_map"),
+                      Catch::Contains("gpu.address_map.hash") && Catch::Contains("none|xor"));
+  p.hash = "xor";
+  REQUIRE_THROWS_WITH(make_address_mapper(p, 256, {{0, 1, 2}, {3, 4, 5}}, "gpu.address_map"),
+                      Catch::Contains("gpu.address_map") && Catch::Contains("hash = xor needs a power-of-two number") &&
+                          Catch::Contains("got 6"));
+  p.kind = "first-touch";
+  REQUIRE_THROWS_WITH(make_address_mapper(p, 256, {{0, 1, 2}, {3}}, "gpu.address_map"),
+                      Catch::Contains("hash = xor needs a power-of-two number") && Catch::Contains("got 3"));
 }

@@ -119,6 +119,38 @@ TEST_CASE("FirstTouchPageMapper: local addresses are dense and global() inverts 
   for (const auto& [p, n] : count) CHECK(max_line[p] + 1 == n);
 }
 
+TEST_CASE("FirstTouchPageMapper: with the xor hash local addresses stay dense, and a block's frames spread", "[first_touch]") {
+  FirstTouchPageMapper m({{0, 1}, {2}, {3, 4, 5, 6}}, kPage, 128, "m", true);
+  std::mt19937_64 rng(11);
+  std::set<std::pair<unsigned, uint64_t>> seen;
+  std::set<uint64_t> pages;
+  for (int i = 0; i < 300; ++i) {
+    const uint64_t pg = rng() % 1000;
+    pages.insert(pg);
+    const unsigned b = static_cast<unsigned>(rng() % 3);
+    for (uint64_t off = 0; off < kPage; off += 128) {
+      const uint64_t a = pg * kPage + off;
+      const AddressMapper::Target t = m.map(a, b);
+      REQUIRE(m.global(t.partition, t.local) == a);
+      seen.emplace(t.partition, t.local);
+    }
+  }
+  CHECK(seen.size() == pages.size() * (kPage / 128));
+  std::map<unsigned, uint64_t> max_line, count;
+  for (const auto& [p, l] : seen) {
+    max_line[p] = std::max(max_line[p], l / 128);
+    ++count[p];
+  }
+  for (const auto& [p, n] : count) CHECK(max_line[p] + 1 == n);
+  // chunk = page / 4 on 4 partitions: a page is one row, so the first chunk of frames 0..3 lands
+  // on partitions 2 + (0, 1, 2, 3) with the hash (fold(frame) = frame), always on 2 without it.
+  FirstTouchPageMapper plain({{0, 1}, {2, 3, 4, 5}}, 4096, 1024), hashed({{0, 1}, {2, 3, 4, 5}}, 4096, 1024, "m", true);
+  for (uint64_t f = 0; f < 4; ++f) {
+    CHECK(plain.map(f * 4096, 1).partition == 2);
+    CHECK(hashed.map(f * 4096, 1).partition == 2 + f);
+  }
+}
+
 TEST_CASE("FirstTouchPageMapper: an address nobody touched is an error on the memory side", "[first_touch]") {
   FirstTouchPageMapper m({{0}, {1}}, kPage, 256);
   m.map(page(1), 0);
