@@ -22,15 +22,17 @@ Cache::Params RdmaCache::defaults() {
   return c;
 }
 
-RdmaCache::RdmaCache(sc_core::sc_module_name name, const Cache::Params& p, ClockDomain& clk, unsigned node)
+RdmaCache::RdmaCache(sc_core::sc_module_name name, const Cache::Params& p, ClockDomain& clk,
+                     std::vector<unsigned> nodes)
     : sc_core::sc_module(name),
       clk_(clk),
-      node_(node),
-      cache_("cache", p, clk, node),
+      nodes_(nodes.empty() ? std::vector<unsigned>{0} : nodes),
+      cache_("cache", p, clk, nodes_[0]),
       flushes_(stats_.counter("flushes", Unit::Count, "kernel-end write-back and invalidations")),
       wb_acks_(stats_.counter("writeback_acks", Unit::Count, "acks of its own write-backs (ended here)")),
       reads_(stats_.counter("reads_enabled", Unit::Count, "reads that reached it while enabled")),
       fetches_(stats_.counter("read_fetches", Unit::Count, "line fetches for reads (read misses)")) {
+  if (nodes.empty()) error(this->name(), "needs at least one node id (the GPU's boundary ids)");
   if (p.write_policy != "write-back")
     error(this->name(), "the RDMA cache is write-back (004 Table 1); write_policy = ", p.write_policy);
   cache_.set_bypass([this](const tlm::tlm_generic_payload& gp) {
@@ -55,9 +57,23 @@ void RdmaCache::set_enabled(bool on) {
   enabled_ = on;
 }
 
+void RdmaCache::set_route(std::function<void(tlm::tlm_generic_payload&, MemExt&)> f) {
+  const uint64_t line_bytes = cache_.params().line_bytes;
+  cache_.set_route([this, f = std::move(f), line_bytes](tlm::tlm_generic_payload& gp, MemExt& e) {
+    f(gp, e);
+    if (e.src == nodes_[0]) e.src = nodes_[gp.get_address() / line_bytes % nodes_.size()];  // a fetch or write-back
+  });
+}
+
+bool RdmaCache::owns(unsigned id) const {
+  for (unsigned n : nodes_)
+    if (n == id) return true;
+  return false;
+}
+
 bool RdmaCache::accept_reply(tlm::tlm_generic_payload& gp) {
   const MemExt& e = mem_ext(gp, name());
-  if (e.is_reply && e.dst == node_ && e.kind == MemKind::Write) {  // the ack of our own write-back
+  if (e.is_reply && e.kind == MemKind::Write && owns(e.dst)) {  // the ack of our own write-back
     ++wb_acks_;
     gp.release();
     return true;

@@ -17,6 +17,13 @@
 // Latency split (GpuBlock): a request entering it is stamped t_mem_accept; a reply it answers
 // itself (hit or merge) is stamped t_reply_inject when it leaves, so the split's memory part is
 // the time in the RDMA cache (a miss keeps the stamps of the home partition that served it).
+// Source ids: the cache owns the GPU's boundary ids (`nodes`: the platform ids of the GPU's
+// boundary nodes, the first is its own node). Each fetch and write-back carries one of them as
+// its source, by line (line number mod their count), so the home GPU answers through all its
+// boundary nodes: a GPU sends a message out by the boundary node its destination id names
+// (gpu/gpu_block.h), so with one source id every reply for this cache left the home by one of
+// its nodes, whose one flit per cycle capped caching at about a line per cycle per GPU on any
+// fabric (kmeans at PCIe-6 speed: 187.7 IPC with one id, 371.2 with four; DCA 304.9).
 // Choices the paper leaves open: its latencies (Params::cache: 20-cycle lookup, like an L2
 // bank); its MSHRs (1024: every remote miss of the GPU waits in this one cache, so as many as
 // the GPU's 16 L2 banks hold; 64 throttled a GPU's remote misses to 64 per ~1000-cycle round
@@ -29,6 +36,7 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <vector>
 
 #include <systemc>
 
@@ -44,7 +52,8 @@ class RdmaCache : public sc_core::sc_module {
  public:
   static Cache::Params defaults();  // 004 Table 1: 1.5 MB write-back, 64 B lines (24-way: 16-way needs 1536 sets)
 
-  RdmaCache(sc_core::sc_module_name name, const Cache::Params& p, ClockDomain& clk, unsigned node);
+  // nodes: the GPU's boundary ids (at least one; nodes[0] is the cache's own node).
+  RdmaCache(sc_core::sc_module_name name, const Cache::Params& p, ClockDomain& clk, std::vector<unsigned> nodes);
   RdmaCache(const RdmaCache&) = delete;
   RdmaCache& operator=(const RdmaCache&) = delete;
 
@@ -53,8 +62,9 @@ class RdmaCache : public sc_core::sc_module {
   MsgIn& down_in() { return cache_.down_in; }
   MsgOut up_out{"up_out"};
 
-  // Where a line lives: fills MemExt::dst of the misses and write-backs (Cache::set_route).
-  void set_route(std::function<void(tlm::tlm_generic_payload&, MemExt&)> f) { cache_.set_route(std::move(f)); }
+  // Where a line lives: fills MemExt::dst of the misses and write-backs (Cache::set_route); the
+  // cache then sets their source id (see Source ids).
+  void set_route(std::function<void(tlm::tlm_generic_payload&, MemExt&)> f);
   void set_enabled(bool on);
   bool enabled() const { return enabled_; }
   // A kernel ended: write back and invalidate as soon as the cache is idle.
@@ -74,9 +84,10 @@ class RdmaCache : public sc_core::sc_module {
   SC_HAS_PROCESS(RdmaCache);
   bool accept_reply(tlm::tlm_generic_payload& gp);
   void flusher();
+  bool owns(unsigned id) const;
 
   ClockDomain& clk_;
-  const unsigned node_;
+  const std::vector<unsigned> nodes_;
   Cache cache_;
   MsgIn from_cache_{"from_cache"};
   bool enabled_ = false, flush_pending_ = false;

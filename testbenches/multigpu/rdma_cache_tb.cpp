@@ -4,7 +4,10 @@
 //     GPU waits in this one cache; 64 throttled a GPU to 64 lines per round trip), and the
 //     1025th distinct line leaves only after a fill freed an entry;
 //   * not enabled: every read passes through, nothing is allocated or counted;
-//   * enabled: a repeated line is served by the cache (reads_enabled - read_fetches).
+//   * enabled: a repeated line is served by the cache (reads_enabled - read_fetches);
+//   * source ids: with the GPU's four boundary ids, fetches and write-backs carry them by line,
+//     the fills and write acks addressed to any of them end in the cache, reads passing through
+//     keep their SM's id.
 #include <catch2/catch.hpp>
 
 #include "../mem/cache_fixture.h"
@@ -26,8 +29,9 @@ struct RdmaBench : sc_core::sc_module {
   tb::ScriptedTarget up{"up", clk, 64};
   tb::MemModel remote{"remote", clk, kRemote, true};
 
-  explicit RdmaBench(sc_core::sc_module_name n, const Cache::Params& p = multigpu::RdmaCache::defaults())
-      : sc_core::sc_module(n), rc("rc", p, clk, kRdmaNode) {
+  explicit RdmaBench(sc_core::sc_module_name n, const Cache::Params& p = multigpu::RdmaCache::defaults(),
+                     std::vector<unsigned> ids = {kRdmaNode})
+      : sc_core::sc_module(n), rc("rc", p, clk, std::move(ids)) {
     gpu.out.bind(rc.up_in());
     rc.up_out.bind(up.in);
     rc.down_out().bind(remote.in);
@@ -44,6 +48,17 @@ struct RdmaBench : sc_core::sc_module {
       gp.set_address(addr);
       gp.set_command(tlm::TLM_READ_COMMAND);
       gp.set_data_length(64);
+    });
+  }
+  // A 4 B store of one word from the GPU, offered at `cycle`.
+  void write(uint64_t cycle, uint64_t addr) {
+    gpu.at(cycle, [=](Payload& gp, MemExt& e) {
+      e.kind = MemKind::Write;
+      e.src = kGpuNode;
+      e.word_mask = 0x1u;
+      gp.set_address(addr);
+      gp.set_command(tlm::TLM_WRITE_COMMAND);
+      gp.set_data_length(4);
     });
   }
   void run_to(uint64_t cycle) { sc_core::sc_start(clk.time_of(cycle) - sc_core::sc_time_stamp()); }
@@ -93,6 +108,35 @@ TEST_CASE("RdmaCache: reads pass through until enabled and then a repeated line 
   CHECK(b.rc.reads() == 3);
   CHECK(b.rc.read_fetches() == 1);
   CHECK(b.up.arrivals().size() == 5);
+}
+
+TEST_CASE("RdmaCache: fetches and write-backs carry the GPU's boundary ids by line, and their replies end here",
+          "[multigpu][rdma_cache]") {
+  const std::vector<unsigned> ids = {20, 21, 22, 23};
+  RdmaBench b("b", multigpu::RdmaCache::defaults(), ids);
+  b.read(0, 0x8000, 1);  // not enabled yet: passes with the SM's id
+  b.run_to(2 * kRemote);
+  REQUIRE(b.remote.log().size() == 1);
+  CHECK(b.remote.log()[0].ext.src == kGpuNode);
+  b.rc.set_enabled(true);
+  for (unsigned i = 0; i < 8; ++i) b.read(2 * kRemote, 0x10000 + 64ull * i, 10 + i);  // lines 1024 .. 1031
+  for (unsigned i = 0; i < 4; ++i) b.write(2 * kRemote, 0x20000 + 64ull * i);         // lines 2048 .. 2051
+  b.run_to(4 * kRemote);
+  const auto reads = b.remote.of_kind(MemKind::Read);
+  REQUIRE(reads.size() == 1 + 8);  // the stores fill their words in place, no fetch
+  for (size_t k = 1; k < reads.size(); ++k) {
+    CHECK(reads[k].ext.dst == kHomeNode);
+    CHECK(reads[k].ext.src == ids[reads[k].addr / 64 % 4]);
+  }
+  CHECK(b.up.arrivals().size() == 1 + 8 + 4);  // every read and store answered once, up into the GPU
+  b.rc.request_flush();  // the four dirty lines go home and their acks end here
+  b.run_to(6 * kRemote);
+  const auto wbs = b.remote.of_kind(MemKind::Write);
+  REQUIRE(wbs.size() == 4);
+  for (const auto& w : wbs) CHECK(w.ext.src == ids[w.addr / 64 % 4]);
+  CHECK(b.rc.writeback_acks() == 4);
+  CHECK(b.up.arrivals().size() == 1 + 8 + 4);
+  CHECK(tb::invariant_failures().empty());
 }
 
 TEST_CASE("RdmaCache: once enabled it is never disabled", "[multigpu][rdma_cache][config]") {
