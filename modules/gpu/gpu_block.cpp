@@ -166,6 +166,13 @@ unsigned GpuBlock::boundary_node(unsigned b) const {
   return boundary_nodes_[b];
 }
 
+std::vector<unsigned> GpuBlock::boundary_ids() const {
+  if (!p_.boundary) error(name(), "the block has no boundary node (boundary = false)");
+  std::vector<unsigned> ids;
+  for (unsigned n : boundary_nodes_) ids.push_back(base_ + n);
+  return ids;
+}
+
 void GpuBlock::join_boundaries() {
   const unsigned B = boundary_count();
   if (B < 2) return;

@@ -148,6 +148,10 @@ class GpuBlock : public sc_core::sc_module {
   unsigned mc_node(unsigned i) const { return base_ + mc_nodes_[i]; }
   unsigned boundary_node(unsigned b = 0) const;                         // network node (local)
   unsigned boundary_count() const { return p_.boundary ? p_.boundary_nodes : 0; }
+  // The platform ids of the boundary nodes, in node order: a cache at the boundary that makes its
+  // own requests (an L1.5, an RDMA cache) spreads them over these as sources, so that the replies
+  // come back through every boundary node of the sender (see Boundary).
+  std::vector<unsigned> boundary_ids() const;
   unsigned first_partition() const { return first_partition_; }        // index of mc(0)
   ClockDomain& core_clock() { return clocks_.core; }
   ClockDomain& noc_clock() { return clocks_.noc; }

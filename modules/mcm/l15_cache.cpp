@@ -23,13 +23,15 @@ Cache::Params L15Cache::defaults() {
   return c;
 }
 
-L15Cache::L15Cache(sc_core::sc_module_name name, const Cache::Params& p, ClockDomain& clk, unsigned node,
+L15Cache::L15Cache(sc_core::sc_module_name name, const Cache::Params& p, ClockDomain& clk, std::vector<unsigned> nodes,
                    const AddressMapper& mapper, const NodeNumbering& ids, std::vector<unsigned> own_partitions)
     : sc_core::sc_module(name),
       mapper_(mapper),
       ids_(ids),
-      cache_("cache", p, clk, node),
+      nodes_(nodes.empty() ? std::vector<unsigned>{0} : nodes),
+      cache_("cache", p, clk, nodes_[0]),
       flushes_(stats_.counter("flushes", Unit::Count, "invalidations, one per kernel boundary")) {
+  if (nodes.empty()) error(this->name(), "needs at least one node id (the GPM's boundary ids)");
   if (p.write_policy != "write-through")
     error(this->name(), "the L1.5 is write-through (paper 003 footnote 4: software coherence); got "
           "write_policy = ", p.write_policy);
@@ -44,6 +46,7 @@ L15Cache::L15Cache(sc_core::sc_module_name name, const Cache::Params& p, ClockDo
       error(this->name(), "a request for address 0x", std::hex, gp.get_address(), std::dec, " of its own GPM's partition ",
             part, " reached the remote-only L1.5 (only remote traffic may leave a GPM)");
     e.dst = ids_.partition_node(part, "mcm.l15");
+    if (e.src == nodes_[0]) e.src = nodes_[gp.get_address() / cache_.params().line_bytes % nodes_.size()];  // a fetch
   });
 }
 

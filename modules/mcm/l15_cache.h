@@ -16,9 +16,13 @@
 // policy; atomics pass through to the home partition. Flushed (invalidated) by flush(), which the
 // platform calls once per kernel boundary (§5.1.1: "invalidated only once for each
 // synchronization event", however many SMs ask); `flushes` counts them.
-// Node id: the cache's own fetches carry src = the GPM's boundary node (a platform id owned by the
-// GPM), so their replies come back through the GPM's ring stop to down_in; requests it passes on
-// (writes, atomics) keep the requesting SM's id, and their replies are forwarded up unchanged.
+// Node ids: the cache's own fetches carry as src one of the GPM's boundary ids (platform ids owned
+// by the GPM), the one its line number names (line mod their count), so their replies come back
+// through the GPM's ring stop to down_in, and the home GPM sends them out through all its boundary
+// nodes (a block sends a message out by the boundary node its destination id names,
+// gpu/gpu_block.h; with one id every reply for this L1.5 left the home by one node, a bug until
+// 2026-11-29). Requests it passes on (writes, atomics) keep the requesting SM's id, and their
+// replies are forwarded up unchanged.
 // Routing: a fetch goes to the partition AddressMapper::partition(addr) names (a lookup: the L1
 // that sent the request has already placed the page).
 // Choices the paper leaves open (defaults, all parameters of the Cache section): 16 ways, 128 B
@@ -45,10 +49,10 @@ class L15Cache : public sc_core::sc_module {
   // Paper 003's L1.5 of one GPM of the 16 MB configuration: 4 MB, 16-way, 128 B lines.
   static Cache::Params defaults();
 
-  // node: the platform id its fetches carry (the GPM's boundary node). own_partitions: the
-  // partitions of its GPM (a request for one of them is an error). The mapper and the numbering
-  // must outlive the cache.
-  L15Cache(sc_core::sc_module_name name, const Cache::Params& p, ClockDomain& clk, unsigned node,
+  // nodes: the platform ids its fetches carry (the GPM's boundary ids, at least one).
+  // own_partitions: the partitions of its GPM (a request for one of them is an error). The mapper
+  // and the numbering must outlive the cache.
+  L15Cache(sc_core::sc_module_name name, const Cache::Params& p, ClockDomain& clk, std::vector<unsigned> nodes,
            const AddressMapper& mapper, const NodeNumbering& ids, std::vector<unsigned> own_partitions);
   L15Cache(const L15Cache&) = delete;
   L15Cache& operator=(const L15Cache&) = delete;
@@ -68,6 +72,7 @@ class L15Cache : public sc_core::sc_module {
  private:
   const AddressMapper& mapper_;
   const NodeNumbering& ids_;
+  const std::vector<unsigned> nodes_;
   std::vector<bool> own_;  // [partition]
   Cache cache_;
   StatGroup stats_;

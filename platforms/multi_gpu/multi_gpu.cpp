@@ -302,9 +302,8 @@ void MultiGpu::build_dualopt() {
           std::make_unique<multigpu::RdmaDecoalescer>(("rdma_decoalescer" + n).c_str(), d.decoalescer, fabric_clk_));
     }
     if (d.caching()) {
-      std::vector<unsigned> ids;  // the GPU's boundary ids: its fetches' sources (rdma_cache.h)
-      for (unsigned b = 0; b < gpus_[g].boundary_count(); ++b) ids.push_back(gpus_[g].base() + gpus_[g].boundary_node(b));
-      rdma_caches_.push_back(std::make_unique<multigpu::RdmaCache>(("rdma_cache" + n).c_str(), d.rdma_cache, core_, ids));
+      rdma_caches_.push_back(
+          std::make_unique<multigpu::RdmaCache>(("rdma_cache" + n).c_str(), d.rdma_cache, core_, gpus_[g].boundary_ids()));
       rdma_caches_.back()->set_route([this](tlm::tlm_generic_payload& gp, MemExt& e) {
         e.dst = ids_.partition_node(mapper_->partition(gp.get_address()), "multi_gpu.rdma_cache");
       });

@@ -1,9 +1,11 @@
 // L15Cache tests (paper 003 §5.1): a remote read misses, fetches the line from its home partition
-// with the L1.5's own node id, and a second read of the line hits without leaving; writes go
+// with the L1.5's own node id (one of its GPM's boundary ids, by line), and a second read of the line hits without leaving; writes go
 // through (write-through, no allocate); a flush invalidates and is counted once per call; a
 // request for the GPM's own partition is an error (remote-only by construction); a write-back
 // configuration is refused.
 #include <catch2/catch.hpp>
+
+#include <set>
 
 #include "common/fine_interleave_mapper.h"
 #include "common/payload_pool.h"
@@ -28,13 +30,15 @@ struct L15Bench : sc_core::sc_module {
   tb::ScriptedTarget down_sink{"down_sink", clk, 64};  // the ring (requests)
   tb::ScriptedInitiator down{"down", clk, pool};    // unused unless a test replies by hand
   std::unique_ptr<mcm::L15Cache> l15;
-  explicit L15Bench(sc_core::sc_module_name n, Cache::Params p = mcm::L15Cache::defaults()) : sc_core::sc_module(n) {
+  explicit L15Bench(sc_core::sc_module_name n, Cache::Params p = mcm::L15Cache::defaults(),
+                    std::vector<unsigned> nodes = {2})
+      : sc_core::sc_module(n) {
     ids.add_block(3);
     ids.add_block(3);
     ids.add_partition(1);
     ids.add_partition(4);
     p.sets = 16;  // small: 16 x 16 x 128 B
-    l15 = std::make_unique<mcm::L15Cache>("l15", p, clk, 2, map, ids, std::vector<unsigned>{0});
+    l15 = std::make_unique<mcm::L15Cache>("l15", p, clk, std::move(nodes), map, ids, std::vector<unsigned>{0});
     up.out.bind(l15->up_in());
     l15->up_out().bind(up_sink.in);
     l15->down_out().bind(down_sink.in);
@@ -67,6 +71,27 @@ TEST_CASE("L15Cache: a remote read is fetched from its home partition with the L
   CHECK(f.address == 0x100);
   CHECK(b.up_sink.arrivals().empty());  // waits for the fill
   CHECK(b.l15->cache().params().write_policy == "write-through");
+}
+
+TEST_CASE("L15Cache: with several boundary ids a fetch carries the one its line names, a write the SM id", "[l15]") {
+  const std::vector<unsigned> nodes = {2, 10, 11, 12};
+  L15Bench b("b", mcm::L15Cache::defaults(), nodes);
+  // Partition 1's lines (256 B chunks over 2 partitions): 0x100, 0x180, 0x300, 0x380 = lines 2, 3, 6, 7.
+  for (uint64_t a : {0x100, 0x180, 0x300, 0x380}) b.request(10, a, MemKind::Read);
+  b.request(10, 0x500, MemKind::Write, 7);
+  run_until(b.clk, 300);
+  const auto& out = b.down_sink.arrivals();
+  REQUIRE(out.size() == 5);
+  std::set<unsigned> srcs;
+  for (const auto& f : out) {
+    if (f.ext.kind == MemKind::Write) {
+      CHECK(f.ext.src == 7);  // passed on with the SM's id
+      continue;
+    }
+    CHECK(f.ext.src == nodes[f.address / 128 % 4]);
+    srcs.insert(f.ext.src);
+  }
+  CHECK(srcs == std::set<unsigned>{11, 12});  // lines 2, 6 -> nodes[2]; 3, 7 -> nodes[3]
 }
 
 TEST_CASE("L15Cache: writes go through without allocating, flush is counted and invalidates", "[l15]") {
