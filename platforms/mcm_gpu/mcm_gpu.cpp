@@ -126,7 +126,8 @@ void McmGpu::build_gpms(Workload& workload, const McStageRegistry& stages) {
       std::vector<unsigned> own;
       for (unsigned i = 0; i < b.mc_count(); ++i) own.push_back(b.first_partition() + i);
       const std::string n = "l15_" + std::to_string(g);
-      l15s_.push_back(std::make_unique<mcm::L15Cache>(n.c_str(), p_.l15, fabric_, b.boundary_ids(), *mapper_, ids_, own));
+      l15s_.push_back(
+          std::make_unique<mcm::L15Cache>(n.c_str(), p_.l15, fabric_, b.boundary_ids(), *mapper_, ids_, own));
     }
     // 003 §5.1.1: the L1.5 is invalidated once per synchronization event, with the L1s.
     platform_->add_kernel_boundary_listener([this](unsigned) {

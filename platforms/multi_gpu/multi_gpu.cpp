@@ -303,7 +303,8 @@ void MultiGpu::build_dualopt() {
     }
     if (d.caching()) {
       rdma_caches_.push_back(
-          std::make_unique<multigpu::RdmaCache>(("rdma_cache" + n).c_str(), d.rdma_cache, core_, gpus_[g].boundary_ids()));
+          std::make_unique<multigpu::RdmaCache>(("rdma_cache" + n).c_str(), d.rdma_cache, core_,
+                                                gpus_[g].boundary_ids()));
       rdma_caches_.back()->set_route([this](tlm::tlm_generic_payload& gp, MemExt& e) {
         e.dst = ids_.partition_node(mapper_->partition(gp.get_address()), "multi_gpu.rdma_cache");
       });

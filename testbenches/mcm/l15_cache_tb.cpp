@@ -1,8 +1,8 @@
 // L15Cache tests (paper 003 §5.1): a remote read misses, fetches the line from its home partition
-// with the L1.5's own node id (one of its GPM's boundary ids, by line), and a second read of the line hits without leaving; writes go
-// through (write-through, no allocate); a flush invalidates and is counted once per call; a
-// request for the GPM's own partition is an error (remote-only by construction); a write-back
-// configuration is refused.
+// with the L1.5's own node id (one of its GPM's boundary ids, by line), and a second read of the
+// line hits without leaving; writes go through (write-through, no allocate) with the SM's id; a
+// flush invalidates and is counted once per call; a request for the GPM's own partition is an
+// error (remote-only by construction); a write-back configuration is refused.
 #include <catch2/catch.hpp>
 
 #include <set>
