@@ -16,6 +16,34 @@ using namespace gpusc;
 namespace {
 constexpr uint64_t kPage = 4096;
 uint64_t page(unsigned n, uint64_t offset = 0) { return n * kPage + offset; }
+
+// 300 random pages (some twice, from another block) mapped line by line from 3 blocks: global()
+// inverts every map(), no two lines share a place, and every partition's local lines are
+// 0 .. n_p - 1 (dense, no holes), however the pages arrived.
+void check_dense_and_invertible(FirstTouchPageMapper& m, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::set<std::pair<unsigned, uint64_t>> seen;  // (partition, local line)
+  std::set<uint64_t> pages;
+  for (int i = 0; i < 300; ++i) {
+    const uint64_t pg = rng() % 1000;
+    pages.insert(pg);
+    const unsigned b = static_cast<unsigned>(rng() % 3);
+    for (uint64_t off = 0; off < kPage; off += 128) {
+      const uint64_t a = pg * kPage + off;
+      const AddressMapper::Target t = m.map(a, b);
+      REQUIRE(m.global(t.partition, t.local) == a);
+      seen.emplace(t.partition, t.local);
+    }
+  }
+  CHECK(pages.size() < 300);
+  CHECK(seen.size() == pages.size() * (kPage / 128));
+  std::map<unsigned, uint64_t> max_line, count;
+  for (const auto& [p, l] : seen) {
+    max_line[p] = std::max(max_line[p], l / 128);
+    ++count[p];
+  }
+  for (const auto& [p, n] : count) CHECK(max_line[p] + 1 == n);
+}
 }  // namespace
 
 TEST_CASE("FirstTouchPageMapper: paper 003 Figure 11, P0 by GPM0 -> MP0, P1 and P2 by GPM1 -> MP1", "[first_touch]") {
@@ -94,57 +122,17 @@ TEST_CASE("FirstTouchPageMapper: chunks of a page interleave over the owner's pa
 
 TEST_CASE("FirstTouchPageMapper: local addresses are dense and global() inverts them", "[first_touch]") {
   FirstTouchPageMapper m({{0, 1}, {2}, {3, 4, 5}}, kPage, 128);
-  std::mt19937_64 rng(7);
-  std::set<std::pair<unsigned, uint64_t>> seen;  // (partition, local line)
-  std::set<uint64_t> pages;
-  for (int i = 0; i < 300; ++i) {
-    const uint64_t pg = rng() % 1000;  // some pages come back, touched by another block
-    pages.insert(pg);
-    const unsigned b = static_cast<unsigned>(rng() % 3);
-    for (uint64_t off = 0; off < kPage; off += 128) {
-      const uint64_t a = pg * kPage + off;
-      const AddressMapper::Target t = m.map(a, b);
-      REQUIRE(m.global(t.partition, t.local) == a);
-      seen.emplace(t.partition, t.local);
-    }
-  }
-  CHECK(pages.size() < 300);
-  CHECK(seen.size() == pages.size() * (kPage / 128));  // no two lines share a place
-  // Dense: partition p's lines are 0 .. n_p - 1 (no holes), however the pages arrived.
-  std::map<unsigned, uint64_t> max_line, count;
-  for (const auto& [p, l] : seen) {
-    max_line[p] = std::max(max_line[p], l / 128);
-    ++count[p];
-  }
-  for (const auto& [p, n] : count) CHECK(max_line[p] + 1 == n);
+  check_dense_and_invertible(m, 7);
 }
 
-TEST_CASE("FirstTouchPageMapper: with the xor hash local addresses stay dense, and a block's frames spread", "[first_touch]") {
+TEST_CASE("FirstTouchPageMapper: with the xor hash local addresses stay dense, and a block's frames spread",
+          "[first_touch]") {
   FirstTouchPageMapper m({{0, 1}, {2}, {3, 4, 5, 6}}, kPage, 128, "m", true);
-  std::mt19937_64 rng(11);
-  std::set<std::pair<unsigned, uint64_t>> seen;
-  std::set<uint64_t> pages;
-  for (int i = 0; i < 300; ++i) {
-    const uint64_t pg = rng() % 1000;
-    pages.insert(pg);
-    const unsigned b = static_cast<unsigned>(rng() % 3);
-    for (uint64_t off = 0; off < kPage; off += 128) {
-      const uint64_t a = pg * kPage + off;
-      const AddressMapper::Target t = m.map(a, b);
-      REQUIRE(m.global(t.partition, t.local) == a);
-      seen.emplace(t.partition, t.local);
-    }
-  }
-  CHECK(seen.size() == pages.size() * (kPage / 128));
-  std::map<unsigned, uint64_t> max_line, count;
-  for (const auto& [p, l] : seen) {
-    max_line[p] = std::max(max_line[p], l / 128);
-    ++count[p];
-  }
-  for (const auto& [p, n] : count) CHECK(max_line[p] + 1 == n);
+  check_dense_and_invertible(m, 11);
   // chunk = page / 4 on 4 partitions: a page is one row, so the first chunk of frames 0..3 lands
   // on partitions 2 + (0, 1, 2, 3) with the hash (fold(frame) = frame), always on 2 without it.
-  FirstTouchPageMapper plain({{0, 1}, {2, 3, 4, 5}}, 4096, 1024), hashed({{0, 1}, {2, 3, 4, 5}}, 4096, 1024, "m", true);
+  FirstTouchPageMapper plain({{0, 1}, {2, 3, 4, 5}}, 4096, 1024);
+  FirstTouchPageMapper hashed({{0, 1}, {2, 3, 4, 5}}, 4096, 1024, "m", true);
   for (uint64_t f = 0; f < 4; ++f) {
     CHECK(plain.map(f * 4096, 1).partition == 2);
     CHECK(hashed.map(f * 4096, 1).partition == 2 + f);
