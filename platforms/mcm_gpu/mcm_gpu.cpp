@@ -68,6 +68,9 @@ McmGpu::Params McmGpu::checked(const Params& in, const McStageRegistry& stages, 
     error(where, "gpm.boundary = false, but a GPM needs its boundary node to reach the ring; set it true");
   if (p.gpms == 1 && p.gpm.boundary)
     error(where, "gpms = 1 is a one-die GPU with no ring to reach: set gpm.boundary = false");
+  if (p.link.classes != 1 && p.link.classes != 2)
+    error(where, "link.classes must be 1 (one ring link per traffic class and neighbour pair) or 2 (requests and "
+          "replies share one link per neighbour pair), got ", p.link.classes);
   if (p.gpms == 1 && p.l15_enabled)
     error(where, "l15_enabled with gpms = 1: a one-die GPU has no remote partitions for a remote-only L1.5");
   if (p.l15_enabled && p.l15_iso_budget_bytes > 0) {
@@ -138,11 +141,14 @@ void McmGpu::build_gpms(Workload& workload, const McStageRegistry& stages) {
 
 void McmGpu::build_ring() {
   const auto stop_of = [this](unsigned id) { return ids_.block_of(id, "mcm.ring_stop"); };
+  const bool shared = p_.link.classes == 2;  // one link per neighbour pair carries both classes
   for (Class c : {kRequest, kReply}) {
     const std::string cls = c == kRequest ? "req" : "rep";
     for (unsigned g = 0; g < p_.gpms; ++g) {
-      const std::string s = "ring_" + cls + "_stop" + std::to_string(g), l = "ring_" + cls + "_link" + std::to_string(g);
+      const std::string s = "ring_" + cls + "_stop" + std::to_string(g);
       stops_[c].push_back(std::make_unique<noc::RingStop>(s.c_str(), p_.ring_stop, fabric_, g, p_.gpms, stop_of));
+      if (shared && c == kReply) continue;
+      const std::string l = (shared ? "ring_link" : "ring_" + cls + "_link") + std::to_string(g);
       links_[c].push_back(std::make_unique<noc::BandwidthLink>(l.c_str(), p_.link, core_));
     }
   }
@@ -179,11 +185,13 @@ void McmGpu::connect_ring(Class c) {
   for (unsigned g = 0; g < p_.gpms; ++g) {
     noc::RingStop& here = *stops_[c][g];
     noc::RingStop& next = *stops_[c][(g + 1) % p_.gpms];
-    noc::BandwidthLink& l = *links_[c][g];
-    here.to_next.bind(l.a_in);
-    l.b_out.bind(next.from_prev);
-    next.to_prev.bind(l.b_in);
-    l.a_out.bind(here.from_next);
+    noc::BandwidthLink& l = link(c, g);
+    const unsigned cls = p_.link.classes == 2 ? static_cast<unsigned>(c) : 0u;  // shared: 0 requests, 1 replies
+    using L = noc::BandwidthLink;
+    here.to_next.bind(l.in(L::kSideA, cls));
+    l.out(L::kSideB, cls).bind(next.from_prev);
+    next.to_prev.bind(l.in(L::kSideB, cls));
+    l.out(L::kSideA, cls).bind(here.from_next);
   }
 }
 

@@ -3,7 +3,8 @@
 // its in-GPM network, boundary = true) run by one Platform (CTA scheduler, kernel-boundary
 // flushes, run(), summary), joined by a bidirectional ring: per traffic class (requests,
 // replies) one noc::RingStop per GPM and one noc::BandwidthLink between neighbours (GPM g and
-// g+1 mod gpms), so a request never waits behind a reply (docs/composing.md). Optionally an
+// g+1 mod gpms), so a request never waits behind a reply (docs/composing.md); or, with
+// link.classes = 2, one link per neighbour pair that both classes share. Optionally an
 // L1.5 (mcm::L15Cache, §5.1) per GPM on its boundary path, remote-only by construction.
 //
 //   SMs+L1s --GPM network-- MCs (L2 slice + BandwidthMemory)
@@ -40,7 +41,10 @@
 //     STREAM triad reaches 40% of Table 3's 3 TB/s, with 128 it reaches the DRAM bandwidth;
 //   * ring: bidirectional, full duplex; one link per class and neighbour pair, each of
 //     link.bytes_per_cycle per direction (768: Table 3's 768 GB/s per link); 32 cycles per hop
-//     (BandwidthLink: 1 + 31); a ring stop adds one fabric cycle;
+//     (BandwidthLink: 1 + 31); a ring stop adds one fabric cycle. link.classes = 2 instead puts
+//     requests and replies on one link per neighbour pair (one serializer per direction, each
+//     class its own credits), so a neighbour pair has half the bytes per cycle of the default;
+//     the presets keep 1;
 //   * monolithic references (monolithic128/256 presets, §2): gpms = 1, one GpuBlock without a
 //     boundary holding all SMs and partitions on one network (no ring, no L1.5): a 16x10 or
 //     16x20 mesh at the fabric clock with the partitions interleaved among the SMs (placement
@@ -106,7 +110,8 @@ class McmGpu : public sc_core::sc_module {
                     "partitions (first-touch)");
       GPUSC_PARAM(address_map, "address mapper: fine-interleave (003 §3.2) or first-touch pages (§5.3)");
       GPUSC_PARAM(gpm, "one GPU module (every GPM alike; boundary true, or false for a one-die GPU: gpms = 1)");
-      GPUSC_PARAM(link, "each inter-GPM ring link, per class (003 Table 3: 768 GB/s, 32 cycles per hop)");
+      GPUSC_PARAM(link, "each inter-GPM ring link (003 Table 3: 768 GB/s, 32 cycles per hop); classes = 1: one link per "
+                        "traffic class and neighbour pair, 2: requests and replies share one link per pair");
       GPUSC_PARAM(ring_stop, "the ring stop of each GPM, per class");
       GPUSC_PARAM_R(cache_scale, 1e-6, 1,
                     "scales l2_bytes_per_gpm, l15_bytes and l15_iso_budget_bytes, so that a scaled-down preset "
@@ -144,8 +149,9 @@ class McmGpu : public sc_core::sc_module {
   mcm::L15Cache* l15(unsigned g) { return p_.l15_enabled ? l15s_.at(g).get() : nullptr; }
   enum Class : unsigned { kRequest = 0, kReply = 1 };
   noc::RingStop& ring_stop(Class c, unsigned g) { return *stops_[c].at(g); }
-  // The link of class c between GPM g (side A) and GPM g+1 mod gpms (side B).
-  noc::BandwidthLink& link(Class c, unsigned g) { return *links_[c].at(g); }
+  // The link of class c between GPM g (side A) and GPM g+1 mod gpms (side B); with
+  // link.classes = 2 both classes share one link (class 0 requests, class 1 replies).
+  noc::BandwidthLink& link(Class c, unsigned g) { return *links_[p_.link.classes == 2 ? kRequest : c].at(g); }
   Platform& platform() { return *platform_; }
   const AddressMapper& address_mapper() const { return *mapper_; }
   const NodeNumbering& ids() const { return ids_; }

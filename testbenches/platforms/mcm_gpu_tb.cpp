@@ -346,6 +346,50 @@ TEST_CASE("McmGpu: a saturating stream over the ring reaches the links' bytes pe
   CHECK(busiest >= 0.8 * 8.0);
 }
 
+TEST_CASE("McmGpu: with link.classes = 2 requests and replies share one link per neighbour pair and its bytes",
+          "[mcm_gpu][link][bandwidth]") {
+  // The saturating stream of the test above with one link per neighbour pair: it carries both
+  // classes, never more than its bytes per cycle for the two together, and the replies alone
+  // no longer get all of them.
+  auto wl = make_workload("stream", {{"size", "small"}}, 1);
+  auto p = small_params();
+  p.link.bytes_per_cycle = 8;
+  p.link.classes = 2;
+  McmGpu m("mcm", p, *wl);
+  REQUIRE(m.run(20000000));
+  const double cycles = double(m.cycles());
+  double busiest = 0, busiest_reply = 0;
+  uint64_t requests = 0;
+  for (unsigned g = 0; g < m.gpms(); ++g) {
+    noc::BandwidthLink& l = m.link(McmGpu::kReply, g);
+    REQUIRE(&l == &m.link(McmGpu::kRequest, g));
+    for (auto d : {noc::BandwidthLink::kAtoB, noc::BandwidthLink::kBtoA}) {
+      CHECK(l.bytes(d) == l.bytes(d, 0) + l.bytes(d, 1));
+      const double rate = double(l.bytes(d)) / cycles;
+      CHECK(rate <= 8.0);
+      busiest = std::max(busiest, rate);
+      busiest_reply = std::max(busiest_reply, double(l.bytes(d, 1)) / cycles);
+      requests += l.delivered(d, 0);
+    }
+  }
+  CHECK(requests > 0);
+  CHECK(busiest >= 0.8 * 8.0);
+  CHECK(busiest_reply < 0.95 * busiest);  // requests took some of the shared bytes
+}
+
+TEST_CASE("McmGpu: every load is answered exactly once with one shared ring link per neighbour pair", "[mcm_gpu][link]") {
+  auto p = small_params();
+  p.link.classes = 2;
+  every_load_once_on(p, "bfs");
+}
+
+TEST_CASE("McmGpu: a ring link of 3 classes is a clear error", "[mcm_gpu][errors]") {
+  auto wl = make_workload("transpose", {{"size", "small"}}, 1);
+  auto p = small_params();
+  p.link.classes = 3;
+  CHECK_THROWS_WITH(McmGpu("mcm", p, *wl), Catch::Contains("link.classes"));
+}
+
 TEST_CASE("McmGpu: multigpu_small is 2 GPUs x 16 SMs, 1 MB of L2 each, and mgpu_opt halves it into a remote-only L1.5",
           "[mcm_gpu][multigpu]") {
   auto wl = make_workload("transpose", {{"size", "small"}}, 1);
