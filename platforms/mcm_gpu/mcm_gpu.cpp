@@ -141,14 +141,13 @@ void McmGpu::build_gpms(Workload& workload, const McStageRegistry& stages) {
 
 void McmGpu::build_ring() {
   const auto stop_of = [this](unsigned id) { return ids_.block_of(id, "mcm.ring_stop"); };
-  const bool shared = p_.link.classes == 2;  // one link per neighbour pair carries both classes
   for (Class c : {kRequest, kReply}) {
     const std::string cls = c == kRequest ? "req" : "rep";
     for (unsigned g = 0; g < p_.gpms; ++g) {
       const std::string s = "ring_" + cls + "_stop" + std::to_string(g);
       stops_[c].push_back(std::make_unique<noc::RingStop>(s.c_str(), p_.ring_stop, fabric_, g, p_.gpms, stop_of));
-      if (shared && c == kReply) continue;
-      const std::string l = (shared ? "ring_link" : "ring_" + cls + "_link") + std::to_string(g);
+      if (shared_links() && c == kReply) continue;  // the request link carries both classes
+      const std::string l = (shared_links() ? "ring_link" : "ring_" + cls + "_link") + std::to_string(g);
       links_[c].push_back(std::make_unique<noc::BandwidthLink>(l.c_str(), p_.link, core_));
     }
   }
@@ -186,7 +185,7 @@ void McmGpu::connect_ring(Class c) {
     noc::RingStop& here = *stops_[c][g];
     noc::RingStop& next = *stops_[c][(g + 1) % p_.gpms];
     noc::BandwidthLink& l = link(c, g);
-    const unsigned cls = p_.link.classes == 2 ? static_cast<unsigned>(c) : 0u;  // shared: 0 requests, 1 replies
+    const unsigned cls = shared_links() ? static_cast<unsigned>(c) : 0u;  // shared: 0 requests, 1 replies
     using L = noc::BandwidthLink;
     here.to_next.bind(l.in(L::kSideA, cls));
     l.out(L::kSideB, cls).bind(next.from_prev);

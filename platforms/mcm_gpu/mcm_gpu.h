@@ -151,7 +151,8 @@ class McmGpu : public sc_core::sc_module {
   noc::RingStop& ring_stop(Class c, unsigned g) { return *stops_[c].at(g); }
   // The link of class c between GPM g (side A) and GPM g+1 mod gpms (side B); with
   // link.classes = 2 both classes share one link (class 0 requests, class 1 replies).
-  noc::BandwidthLink& link(Class c, unsigned g) { return *links_[p_.link.classes == 2 ? kRequest : c].at(g); }
+  noc::BandwidthLink& link(Class c, unsigned g) { return *links_[shared_links() ? kRequest : c].at(g); }
+  bool shared_links() const { return p_.link.classes == 2; }  // one link per neighbour pair
   Platform& platform() { return *platform_; }
   const AddressMapper& address_mapper() const { return *mapper_; }
   const NodeNumbering& ids() const { return ids_; }
