@@ -27,7 +27,7 @@ struct Packet {
   uint16_t dest = kMultiDest;                // the only destination, or kMultiDest
   uint16_t flits = 1;                        // length in flits (header included)
   uint8_t vnet = 0;                          // virtual network (request / reply class)
-  bool escaped = false;                      // a HeadHook redirected it (Network::Params::escape_vcs)
+  uint8_t redirects = 0;                     // times a HeadHook redirected it (escape VC level, MeshEscapeRoute)
   uint64_t created = 0;                      // cycle the packet entered the source queue
   uint64_t injected = 0;                     // cycle its head flit entered the network
   tlm::tlm_generic_payload* payload = nullptr;  // message carried (nullptr for raw traffic)

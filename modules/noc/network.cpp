@@ -213,7 +213,7 @@ void Network::set_node_map(NodeMap m) {
 }
 
 void Network::set_head_hook(HeadHook* hook) {
-  for (unsigned r = 0; r < routers(); ++r) routers_[r].set_head_hook(hook, nodes());
+  for (unsigned r = 0; r < routers(); ++r) routers_[r].set_head_hook(hook, nodes(), p_.escape_vcs);
 }
 
 }  // namespace gpusc::noc

@@ -71,17 +71,13 @@ void MeshEscapeRoute::route(unsigned router, unsigned in_port, unsigned in_vc, c
                             std::vector<RouteBranch>& out) const {
   const size_t first = out.size();
   MeshDorRoute::route(router, in_port, in_vc, head, out);
-  const bool escaped = head.pkt && head.pkt->escaped;  // (a multicast is never redirected)
-  for (size_t i = first; i < out.size(); ++i) {
-    if (escaped) out[i].vc_lo = out[i].vc_hi - esc_;
-    else out[i].vc_hi -= esc_;
-  }
+  const unsigned level = head.pkt ? head.pkt->redirects : 0;  // (a multicast is never redirected)
+  for (size_t i = first; i < out.size(); ++i) level_vcs(level, out[i].vc_lo, out[i].vc_hi);
 }
 
 UnicastRoute MeshEscapeRoute::route_unicast(unsigned router, unsigned in_port, unsigned in_vc, const Flit& head) const {
   UnicastRoute r = MeshDorRoute::route_unicast(router, in_port, in_vc, head);
-  if (head.pkt->escaped) r.vc_lo = r.vc_hi - esc_;
-  else r.vc_hi -= esc_;
+  level_vcs(head.pkt->redirects, r.vc_lo, r.vc_hi);
   return r;
 }
 

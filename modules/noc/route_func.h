@@ -56,13 +56,16 @@ class MeshDorRoute : public RouteFunc {
   std::vector<uint16_t> x_, y_;         // [node] coordinates (no division per packet)
 };
 
-// MeshDorRoute with escape VCs (Network::Params::escape_vcs > 0; a class of its own so that a
-// mesh without them pays nothing): the last escape_vcs VCs of each virtual network carry only
-// packets a HeadHook redirected (Packet::escaped), the others only the rest. A redirect starts a
-// new dimension-order route where the packet is, which may take a turn the order forbids (Y then
-// X under XY) and so close a cycle of channel dependences; on VCs of their own, where every route
-// is dimension-order from its start and a packet is redirected at most once (the hook's rule),
-// redirected packets cannot close one, and they never wait for the other VCs.
+// MeshDorRoute with escape VCs (Network::Params::escape_vcs = E > 0; a class of its own so that a
+// mesh without them pays nothing): the last E VCs of each virtual network are redirect levels,
+// the others carry packets never redirected. A packet a HeadHook redirected d times
+// (Packet::redirects) travels on the d-th of the E (one VC). A redirect starts a new
+// dimension-order route where the packet is, which may take a turn the order forbids (Y then X
+// under XY) and so close a cycle of channel dependences if it shared VCs with the routes before
+// it. With one VC per level every route on a level is dimension-order from its start, and a
+// packet waits only for VCs of its own level (to move on) or of the next (where it is redirected
+// again), so the levels' dependences are acyclic and so is their union: deadlock-free for up to
+// E redirects per packet (the router stops a packet redirected more often).
 class MeshEscapeRoute : public MeshDorRoute {
  public:
   MeshEscapeRoute(unsigned k, unsigned m, std::vector<bool> yx_per_vnet, unsigned vcs_per_vnet, unsigned escape_vcs);
@@ -71,6 +74,15 @@ class MeshEscapeRoute : public MeshDorRoute {
   UnicastRoute route_unicast(unsigned router, unsigned in_port, unsigned in_vc, const Flit& head) const override;
 
  private:
+  // Narrows a virtual network's VCs [lo, hi) to those of redirect level `level`.
+  void level_vcs(unsigned level, unsigned& lo, unsigned& hi) const {
+    if (level == 0) {
+      hi -= esc_;
+    } else {
+      lo = hi - esc_ + level - 1;
+      hi = lo + 1;
+    }
+  }
   unsigned esc_;
 };
 

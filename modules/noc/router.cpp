@@ -245,7 +245,11 @@ void Router::redirect(Flit& f) {
   Packet& pk = *f.pkt;
   pk.dest = nd;
   pk.dests = DestSet::single(nd);
-  pk.escaped = true;  // on the escape VCs from here, if the network has any (MeshDorRoute)
+  if (max_redirects_ && pk.redirects >= max_redirects_)
+    error(name(), "head hook redirected packet ", pk.id, " (virtual network ", unsigned(f.vnet), ") again after ",
+          unsigned(pk.redirects), " redirects, but the network's escape_vcs = ", max_redirects_, " carry at most ",
+          max_redirects_, " per packet (one VC per redirect level, MeshEscapeRoute)");
+  if (pk.redirects < UINT8_MAX) ++pk.redirects;  // escape VC level from here, if the network has any
   if (pk.ext) pk.ext->dst = nd;
 }
 

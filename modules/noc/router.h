@@ -65,13 +65,14 @@ namespace gpusc::noc {
 // which the head is then routed from here (the hook is asked again where it arrives, so a chain
 // of refusing nodes is followed, and a loop is the hook's to avoid). The router rewrites the
 // destination everywhere it is kept: the head flit, Packet::dest / dests and the payload's
-// MemExt::dst, and marks the packet escaped (Packet::escaped: on a mesh with escape VCs it
-// travels on those from here, see MeshDorRoute). Only the destination may change: not the length, virtual network, source or
-// payload (the hook sees the flit as const). A rewritten destination must be a node of the
-// network, else the router stops with an error. Routing to the new node starts from this
-// router's input port and VC; dimension-order deadlock freedom does not cover a turn a
-// deflection adds (e.g. Y then X under XY): the platform keeps deflected traffic on a virtual
-// network where that is safe.
+// MemExt::dst, and counts the redirect (Packet::redirects: on a mesh with escape VCs the packet
+// travels on escape VC `redirects` from here, see MeshEscapeRoute). Only the destination may
+// change: not the length, virtual network, source or payload (the hook sees the flit as const).
+// A rewritten destination must be a node of the network, and with E escape VCs a packet may be
+// redirected at most E times; else the router stops with an error. Routing to the new node
+// starts from this router's input port and VC; dimension-order deadlock freedom does not cover
+// a turn a deflection adds (e.g. Y then X under XY): the platform keeps deflected traffic on
+// escape VCs or a virtual network where that is safe.
 class HeadHook {
  public:
   virtual ~HeadHook() = default;
@@ -107,10 +108,13 @@ class Router : public sc_core::sc_module, public FlitPortOwner, private Tickable
   void connect_out(unsigned port, FlitLink& link);
 
   // Installs (nullptr: removes) the head hook; `nodes`: the network's nodes (the valid
-  // destinations a hook may return). The hook must outlive the router's use of it.
-  void set_head_hook(HeadHook* hook, unsigned nodes) {
+  // destinations a hook may return); `max_redirects`: how often one packet may be redirected
+  // (the network's escape VCs, one per redirect level; 0: no limit, no escape VCs). The hook
+  // must outlive the router's use of it.
+  void set_head_hook(HeadHook* hook, unsigned nodes, unsigned max_redirects) {
     head_hook_ = hook;
     hook_nodes_ = nodes;
+    max_redirects_ = max_redirects;
   }
   HeadHook* head_hook() const { return head_hook_; }
 
@@ -282,6 +286,7 @@ class Router : public sc_core::sc_module, public FlitPortOwner, private Tickable
   const RouteFunc& route_;
   HeadHook* head_hook_ = nullptr;  // see HeadHook (read once per head ejected here)
   unsigned hook_nodes_ = 0;
+  unsigned max_redirects_ = 0;
   StatGroup stats_;
   Counter& st_flits_;
   Counter& heads_;

@@ -10,17 +10,17 @@ namespace gpusc::probe {
 
 ProbeFabric::ProbeFabric(const SmFrontBlockContext& ctx, bool deflection)
     : req_net_(ctx.request_net), vnet_(ctx.request_vnet), base_(ctx.base), deflection_(deflection),
-      escape_(ctx.request_net.params().escape_vcs > 0),
+      levels_(ctx.request_net.params().escape_vcs),
       node_of_core_(ctx.sm_nodes), core_of_local_(ctx.request_net.nodes(), kNone),
       l1s_(ctx.sm_nodes.size(), nullptr), handlers_(ctx.sm_nodes.size(), nullptr),
       deflections_(ctx.request_net.nodes(), 0) {
   if (node_of_core_.size() < 2) error("gpusc.probe.fabric", "probing needs at least 2 SMs in a block, got ", node_of_core_.size());
   if (node_of_core_.size() > 256) error("gpusc.probe.fabric", "at most 256 cores fit the probe header's core ids");
   for (unsigned c = 0; c < node_of_core_.size(); ++c) core_of_local_.at(node_of_core_[c] - base_) = c;
-  if (deflection_ && !escape_)
-    error("gpusc.probe.fabric", "deflection = router needs an escape VC on the request network (noc.escape_vcs = 1 "
-          "and noc.router.vcs_per_vnet >= 2): a deflected probe may turn where dimension-order routing may not, "
-          "which deadlocked hpca6x6's single VC (2mm, spmv, conv2d)");
+  if (deflection_ && levels_ == 0)
+    error("gpusc.probe.fabric", "deflection = router needs an escape VC on the request network (noc.escape_vcs >= 1, "
+          "one per deflection a probe may take, and noc.router.vcs_per_vnet above it): a deflected probe may "
+          "turn where dimension-order routing may not, which deadlocked hpca6x6's single VC (2mm, spmv, conv2d)");
   if (deflection_) req_net_.set_head_hook(this);
 }
 
@@ -76,7 +76,7 @@ unsigned ProbeFabric::redirect(unsigned router, const noc::Flit& head) {
   if (!x || x->role != ProbeExt::Role::Probe) return head.dest;
   const unsigned core = router < core_of_local_.size() ? core_of_local_[router] : kNone;
   if (core == kNone || core == x->h.requester || !req_net_.ni(router).refusing(vnet_)) return head.dest;
-  if (pk->escaped && escape_) return head.dest;  // deflected once already: taken here (see the header)
+  if (pk->redirects >= levels_) return head.dest;  // as often as there are escape VCs: taken here (see the header)
   const ProbeHeader& h = x->h;
   unsigned next = h.requester;
   for (unsigned i = 0; i < h.n_targets; ++i)

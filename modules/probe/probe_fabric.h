@@ -13,10 +13,12 @@
 //     data and memory requests are never deflected, nor a probe at its own requester.
 //     Deadlock freedom: a redirect starts a new XY route where the probe is, possibly a Y-then-X
 //     turn, which on hpca6x6's single VC deadlocked the request network; so router deflection
-//     needs the request network's escape VC (noc.escape_vcs, noc/route_func.h MeshDorRoute): a
-//     deflected probe travels only on it, XY from the deflecting router, and is deflected at most
-//     once: at a second refusing core it is taken (incoming_overflow). That VC is hardware the
-//     paper does not list (its Table II: 1 VC per port); every other packet keeps the one VC.
+//     needs escape VCs on the request network (noc.escape_vcs = E, noc/route_func.h
+//     MeshEscapeRoute): a probe deflected d times travels on the d-th, XY from the router that
+//     deflected it last. The paper deflects until the targets run out; here a probe is deflected
+//     at most E times, and at a refusing core after that it is taken (incoming_overflow). Those
+//     VCs are hardware the paper does not list (its Table II: 1 VC per port); every other packet
+//     keeps the one VC.
 // Choices the paper left open: the hook does not rewrite the probe header (a HeadHook may change
 // only the destination): the core that finally takes a deflected probe drops every target listed
 // before itself; deflections are counted per router (lanes tick routers on several threads).
@@ -67,7 +69,8 @@ class ProbeFabric : public SmFrontShared, public noc::HeadHook {
  private:
   noc::Network& req_net_;
   const unsigned vnet_, base_;
-  const bool deflection_, escape_;  // escape_: the request network keeps VCs for deflected probes
+  const bool deflection_;
+  const unsigned levels_;  // the request network's escape VCs: deflections one probe may take
   std::vector<unsigned> node_of_core_;   // platform ids
   std::vector<unsigned> core_of_local_;  // [request-network node] core, or kNone
   std::vector<const Cache*> l1s_;

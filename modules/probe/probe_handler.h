@@ -24,9 +24,10 @@
 //   deflection = router (the hpca6x6 overlays): the handler sets its NI's refusal flag and the
 //     router redirects further probes (ProbeFabric's HeadHook), the paper's mechanism. A redirect
 //     adds turns XY routing forbids, which deadlocked hpca6x6's single VC (2mm, spmv, conv2d), so
-//     it needs an escape VC on the request network that only deflected probes use
-//     (noc.escape_vcs = 1, noc.router.vcs_per_vnet = 2; an error otherwise); a probe is deflected
-//     at most once, and probes already on their way are still taken (incoming_overflow);
+//     it needs escape VCs on the request network that only deflected probes use, one per
+//     deflection (noc.escape_vcs = E >= 1, noc.router.vcs_per_vnet > E; an error otherwise; the
+//     overlays: E = 1); a probe is deflected at most E times (the paper: until its targets run
+//     out), and probes already on their way are still taken (incoming_overflow);
 //   deflection = ni (the default, for networks without an escape VC): the core still ejects an
 //     arriving probe but passes it straight to its forwarded-probe queue without a lookup (to its
 //     next target, or back to its requester), so it waits for the busy core's injection;

@@ -1,6 +1,7 @@
 // Router head hook and NI refusal (router.h HeadHook, network_interface.h Refusal): a hook that
 // rewrites a head's destination where it would be ejected, deflection driven by an NI that
-// refuses a virtual network, and the error for a destination that does not exist.
+// refuses a virtual network, escape VCs (one per redirect level, route_func.h MeshEscapeRoute),
+// and the errors for a destination that does not exist and a redirect past the escape VCs.
 //
 // Timing (router_tb.cpp has the derivation), 3x1 mesh, pipeline 3, 1-cycle links: a packet sent
 // at t0 has its head usable at router 0 at t0+2; per router the head spends 3 cycles plus 1 on
@@ -136,6 +137,60 @@ TEST_CASE("head hook: with an escape VC a redirected packet passes traffic stuck
   CHECK(arrival(shared, 2, 1) > stall);
   for (NocBench* b : {&esc, &shared})
     for (unsigned i = 0; i < 40; ++i) CHECK(arrival(*b, 3, 1000 + i) != UINT64_MAX);  // all drain
+}
+
+namespace {
+// Redirects at router 1 node 1's packets from node 0 to node 2, and at router 2 node 2's packets
+// to node 3 (from node 0: a second redirect) or to node 4 (from node 1: a first).
+struct TwoLevels : noc::HeadHook {
+  unsigned redirect(unsigned router, const noc::Flit& head) override {
+    if (router == 1 && head.dest == 1 && head.pkt->src == 0) return 2;
+    if (router == 2 && head.dest == 2) return head.pkt->src == 0 ? 3 : 4;
+    return head.dest;
+  }
+};
+}  // namespace
+
+TEST_CASE("head hook: a packet redirected twice travels on the second escape VC, past packets redirected once",
+          "[router][hook][escape]") {
+  // 5x1 mesh, 3 VCs, escape_vcs = 2. Node 1 floods node 2; router 2 redirects the flood to node
+  // 4, whose sink stalls: the flood is on redirect level 1 (VC 1) on links 2 -> 3 -> 4 and fills
+  // them. A packet 0 -> 1 is redirected at router 1 to node 2 (level 1: VC 1 of link 1 -> 2,
+  // where the flood is still on VC 0) and at router 2 to node 3 (level 2: VC 2 of link 2 -> 3).
+  // It arrives as a direct 0 -> 3 packet on an empty network. If all escape VCs took every
+  // redirected packet, the flood would hold VC 2 of link 2 -> 3 too and the packet would wait
+  // for the stall to end.
+  const uint64_t t0 = 200, stall = 600;
+  noc::Network::Params p = mesh_params(5, 1, 3, 3, 8);
+  p.escape_vcs = 2;
+  NocBench b("b", p);
+  NocBench direct("direct", mesh_params(5, 1, 3, 3, 8));
+  TwoLevels hook;
+  b.net->set_head_hook(&hook);
+  b.dst[4].stall_until(stall);
+  for (unsigned i = 0; i < 40; ++i) b.send(1, 2, 1 + i, 4, 1000 + i);
+  b.send(0, 1, t0, 1, 1);
+  direct.send(0, 3, t0, 1, 1);
+  b.run(stall + 600);
+  CHECK(arrival(direct, 3, 1) == t0 + 18);  // 1-flit: 4 routers
+  CHECK(arrival(b, 3, 1) == t0 + 18);
+  CHECK(arrival(b, 1, 1) == UINT64_MAX);
+  CHECK(arrival(b, 2, 1) == UINT64_MAX);
+  CHECK(arrival(b, 4, 1039) > stall);  // the flood was held...
+  for (unsigned i = 0; i < 40; ++i) CHECK(arrival(b, 4, 1000 + i) != UINT64_MAX);  // ...and all of it drains
+}
+
+TEST_CASE("head hook: a redirect past the network's escape VCs is a clear error", "[router][hook][escape][bad]") {
+  noc::Network::Params p = mesh_params(5, 1, 3, 2, 8);
+  p.escape_vcs = 1;
+  NocBench b("b", p);
+  TwoLevels hook;
+  b.net->set_head_hook(&hook);
+  b.send(0, 1, 10, 1, 1);  // redirected at router 1, then again at router 2
+  REQUIRE_THROWS_WITH(b.run(60), Catch::Contains("b.noc.router_2") &&
+                                     Catch::Contains("head hook redirected packet") &&
+                                     Catch::Contains("again after 1 redirects, but the network's escape_vcs = 1 "
+                                                     "carry at most 1 per packet"));
 }
 
 TEST_CASE("head hook: escape VCs are for a mesh and must leave a VC for other packets", "[router][hook][bad]") {

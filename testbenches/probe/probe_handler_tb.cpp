@@ -85,16 +85,16 @@ struct Unused : sc_core::sc_module {
   }
 };
 
-// escape: a second VC kept for deflected probes (deflection = router needs it).
-noc::Network::Params net_params(bool escape = false) {
+// escape: VCs kept for deflected probes, one per deflection (deflection = router needs one).
+noc::Network::Params net_params(unsigned escape = 0) {
   noc::Network::Params n;
   n.topology = "mesh";
   n.k = 2;
   n.m = 2;
   n.routing = "xy";
   n.router.vnets = 1;
-  n.router.vcs_per_vnet = escape ? 2 : 1;
-  n.escape_vcs = escape ? 1 : 0;
+  n.router.vcs_per_vnet = escape + 1;
+  n.escape_vcs = escape;
   n.router.vc_depth = 8;
   n.ni.flit_bytes = 32;
   n.ni.header_bytes = 8;
@@ -125,8 +125,8 @@ struct Bench {
   MockMemory mem;
   Unused unused_mem{"unused_mem"};
 
-  explicit Bench(const ProbeHandler::Params& p, uint64_t mem_latency = 200)
-      : req("req", net_params(p.deflection == "router"), noc_clk),
+  explicit Bench(const ProbeHandler::Params& p, uint64_t mem_latency = 200, unsigned escape_vcs = 1)
+      : req("req", net_params(p.deflection == "router" ? escape_vcs : 0), noc_clk),
         rep("rep", net_params(), noc_clk),
         mem("mem", core, mem_latency) {
     ids.add_block(4);
@@ -482,7 +482,7 @@ TEST_CASE("probe handler: router deflection without an escape VC on the request 
   Bench b(oracle_params(2, 1));  // deflection = ni: one VC per port
   REQUIRE_THROWS_WITH(ProbeFabric(SmFrontBlockContext{b.core, b.nodes, 0, b.req, b.rep, 0, 0, b.ids}, true),
                       Catch::Contains("deflection = router needs an escape VC") &&
-                          Catch::Contains("noc.escape_vcs = 1"));
+                          Catch::Contains("noc.escape_vcs >= 1"));
 }
 
 TEST_CASE("probe handler: a probe already deflected once is taken at a second refusing core, not deflected again",
@@ -501,4 +501,23 @@ TEST_CASE("probe handler: a probe already deflected once is taken at a second re
   CHECK(b.stat(2, "data_replies_sent") == 1);
   CHECK(b.stat(2, "skipped_targets") == 1);
   CHECK(b.mem.reads_from(0, 0x5000) == 0);
+}
+
+TEST_CASE("probe handler: with two escape VCs a probe refused by both its targets is deflected twice, back to its requester",
+          "[probe][handler][deflection]") {
+  ProbeHandler::Params p = oracle_params(2, 1);
+  p.deflection = "router";
+  Bench b(p, 200, 2);  // index selector: core 0 probes 1 then 2
+  b.load(2, 1, 0x5000);
+  b.load(0, 400, 0x5000);
+  b.fabric->set_refusing(1, true);  // deflected at 1 (escape VC 1) to core 2...
+  b.fabric->set_refusing(2, true);  // ...deflected again (escape VC 2): no target left, back to core 0
+  b.run(2000);
+  b.require_drained({1, 0, 1});
+  CHECK(b.fabric->deflections() == 2);
+  CHECK(b.h[0]->timeout_handler().early_releases() == 1);  // the probe came back empty: to memory at once
+  CHECK(b.mem.reads_from(0, 0x5000) == 1);
+  CHECK(b.stat(0, "remote_answers") == 0);
+  CHECK(b.stat(2, "data_replies_sent") == 0);
+  CHECK(b.stat(2, "incoming_overflow") == 0);
 }
