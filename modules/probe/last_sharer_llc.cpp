@@ -54,7 +54,7 @@ bool LastSharerLlc::tick(uint64_t cycle) {
     if (e.kind == MemKind::Read && !(x && x->role == ProbeExt::Role::LlcMiss)) {
       const uint64_t line = gp.get_address() / l2_.params().line_bytes;
       auto it = last_.find(line);
-      if (it != last_.end() && l2_.present(gp.get_address())) {
+      if (p_.forward && it != last_.end() && l2_.present(gp.get_address())) {
         if (it->second != e.src) {
           forward = true;
           sharer = it->second;

@@ -21,6 +21,11 @@
 //     miss (part of LA-LLC's imprecision; the paper reports precision 60%, 40% on 3MM / GEMM);
 //   * the L2 reply path and the forwards share this stage's single output, round robin.
 // Precision = forwarded reads the sharer answered / forwarded reads.
+// The stage sits between the NI and the L2 with its own queues (`queue` latched requests, L2
+// replies and forwards): capacity LA-LLC's hardware, a field in the L2 tags, does not add. They
+// let a partition take more requests out of the request network (histogram, small input: 7.6%
+// faster with no read forwarded); `forward = false` keeps them without the forwards, the control
+// that LA-LLC's own effect is measured against (docs/validation/probe.md).
 // stall_cycles() is the L2's own up_blocked_cycles (waits of the forwards are not added).
 #pragma once
 #include <cstdint>
@@ -44,9 +49,13 @@ class LastSharerLlc : public sc_core::sc_module, public McStage, private Tickabl
  public:
   struct Params {
     unsigned queue = 4;  // latched requests / replies / forwards waiting [messages]
+    bool forward = true;  // false: a control, the stage's queues and latches without the forwards
     template <class F> static void describe(F&& f) {
       using S = Params;
       GPUSC_PARAM_R(queue, 1, 4096, "requests, L2 replies and forwards waiting in the stage, each [messages]");
+      GPUSC_PARAM(forward, "forward L2-hit reads to the line's last sharer; false: a control that keeps the "
+                           "stage's queues and latches and serves every read from the L2 (what the stage itself "
+                           "adds to the partition, not LA-LLC's)");
     }
   };
 

@@ -181,3 +181,27 @@ TEST_CASE("mesh_gpu probe: LA-LLC forwards L2-hit reads to the last sharer, each
   const json m = b.gpu.mechanism_summary();
   CHECK(m.at("la_llc_precision").get<double>() == Approx(sent / forwards));
 }
+
+// The control (forward = false): the same stage and queues, every read served by the L2 and
+// answered once; the last sharers are still recorded, nothing is forwarded.
+TEST_CASE("mesh_gpu probe: LA-LLC with forward = false serves every read from the L2", "[mesh_gpu][probe][la_llc]") {
+  json overlay = probe_overlay("never", 1, 1, 1, "supplier");
+  overlay["mc"] = {{"stages", {"la_llc"}}, {"stage_params", {{"la_llc", {{"forward", false}}}}}};
+  GpuBench b(small_params("hpca6x6", overlay), "bfs", kSmall);
+  REQUIRE(b.run(5000000));
+  require_drained_and_answered_once(b);
+  double forwards = 0, reads = 0, remote = 0;
+  for (unsigned i = 0; i < b.gpu.block().mc_count(); ++i) {
+    const auto* st = dynamic_cast<const probe::LastSharerLlc*>(b.gpu.block().mc(i).stage("la_llc"));
+    REQUIRE(st);
+    forwards += double(st->forwards());
+  }
+  for (unsigned i = 0; i < b.gpu.sm_count(); ++i) {
+    const auto& h = dynamic_cast<const probe::ProbeHandler&>(b.gpu.block().sm(i).front(0));
+    reads += double(h.stat("read_misses"));
+    remote += double(h.stat("remote_answers"));
+  }
+  CHECK(reads > 0);
+  CHECK(forwards == 0);
+  CHECK(remote == 0);
+}
