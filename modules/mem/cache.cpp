@@ -176,6 +176,14 @@ void Cache::set_bypass(std::function<bool(const Payload&)> f) {
                                 "requests the bypass policy sent straight down (no lookup, no allocation)");
 }
 
+void Cache::set_read_policy(std::function<bool(Payload&, MemExt&, bool)> f) {
+  if (sector_fetch_) error(name(), "set_read_policy needs fetch_granularity = line (this cache fetches sectors)");
+  read_policy_ = std::move(f);
+  if (!redirected_hits_)
+    redirected_hits_ = &stats_.counter("redirected_hits", Unit::Count,
+                                       "read hits the read policy answered with another message, not data");
+}
+
 void Cache::require_sector_mode(const char* hook) const {
   if (!sector_fetch_)
     error(name(), hook, " needs fetch_granularity = sector (this cache fetches whole lines); set it in the cache's params");
@@ -649,13 +657,15 @@ bool Cache::read_path(Payload& gp, MemExt& e, uint64_t cycle, bool atomic) {
     l->dirty |= atomic;
     l->touched |= sectors_of(e);
     touch(*l);
-    make_reply(gp);
+    if (!atomic && read_policy_ && read_policy_(gp, e, true)) ++*redirected_hits_;  // answered otherwise
+    else make_reply(gp);
     hits_.push_back({cycle + p_.hit_latency, &gp});
     return true;
   }
   if (sector_fetch_) return sector_miss(gp, e, cycle, atomic, line, l, need);
   if (Mshr* m = find_mshr(line)) {
     if (m->reqs.size() >= p_.mshr_merge) return false;
+    if (!atomic && read_policy_) read_policy_(gp, e, false);
     ++(atomic ? atomics_ : reads_);
     if (!atomic) ++mshr_merges_;
     m->allocate |= atomic;
@@ -673,6 +683,7 @@ bool Cache::read_path(Payload& gp, MemExt& e, uint64_t cycle, bool atomic) {
     ++reads_;
     ++read_misses_;
     if (l) ++sector_misses_;
+    if (read_policy_) read_policy_(gp, e, false);
   }
   m->busy = true;
   m->filled = false;

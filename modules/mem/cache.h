@@ -244,6 +244,15 @@ class Cache : public sc_core::sc_module, private Tickable {
   // whose FM, SM or HI sent the fetch) and its line address. Merged reads and bypassed requests
   // are not misses. Any number of listeners, called in order.
   void on_miss(std::function<void(const Payload& req, uint64_t line)> f) { miss_obs_.push_back(std::move(f)); }
+  // Read policy (a memory-side cache's, e.g. paper 000's LA-LLC; fetch_granularity = line only,
+  // an error otherwise): asked once per read from above when the lookup takes it (a hit, an MSHR
+  // merge or a new miss; not atomics, writes or bypassed requests; a read that waits for an MSHR
+  // is asked when it is taken), with whether it hit. On a hit it may answer the read otherwise:
+  // it rewrites the payload into another message (MemExt::is_reply, dst, kind) and returns true,
+  // and the cache sends that up after hit_latency in place of the data reply (the tag was looked
+  // up, the data array not read). Its return value for a miss is ignored. The timed path only
+  // (b_transport serves every read). Adds the counter `redirected_hits`.
+  void set_read_policy(std::function<bool(Payload& req, MemExt& e, bool hit)> f);
 
   // Fetch-map policy (fetch_granularity = sector only; an error otherwise): asked once per read
   // miss (FM, SM, HI) in the lookup cycle, with the request, its class and the sectors it lacks
@@ -418,6 +427,7 @@ class Cache : public sc_core::sc_module, private Tickable {
   std::function<uint64_t(uint64_t)> index_addr_;
   std::function<bool(const Payload&)> allocate_;  // empty: always allocate
   std::function<bool(const Payload&)> bypass_;    // empty: nothing bypasses
+  std::function<bool(Payload&, MemExt&, bool)> read_policy_;  // empty: every hit answered with data
   std::vector<std::function<void(uint64_t, bool)>> evict_obs_;
   std::vector<std::function<void(const Payload&, uint64_t)>> miss_obs_;
   std::function<uint32_t(const Payload&, MissClass, uint32_t)> fetch_map_;  // empty: the missing sectors
@@ -445,6 +455,7 @@ class Cache : public sc_core::sc_module, private Tickable {
       &atomic_misses_, &fetches_, &reservation_fails_, &fills_, &evictions_, &writebacks_,
       &reply_stall_cycles_, &up_blocked_cycles_;
   Counter* bypassed_ = nullptr;                            // added by set_bypass
+  Counter* redirected_hits_ = nullptr;                     // added by set_read_policy
   Counter* peer_lookups_ = nullptr, *peer_hits_ = nullptr;  // added by the first peer_lookup
   // fetch_granularity = sector only
   Counter* first_misses_ = nullptr, *subsequent_misses_ = nullptr, *hit_invalid_ = nullptr, *sectors_fetched_ = nullptr,

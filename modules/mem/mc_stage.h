@@ -21,7 +21,9 @@
 // A stage on one path only returns nullptr for both ports of the other path (in() and to_l2()
 // are the request path, from_l2() and out() the reply path); the chain on that path skips it.
 // Such a stage has no sockets of its own for that path, or binds them itself (SystemC rejects
-// an unbound socket at elaboration).
+// an unbound socket at elaboration). A stage on neither path (all four nullptr) works through
+// the L2's hook points alone (McStageContext::l2, e.g. a read policy: paper 000's la_llc), so it
+// adds no queue or latch to the partition.
 // A stage may hold, reorder, drop (release), merge or redirect messages, as long as every request
 // it lets through toward the L2 has its reply come back through it, and every request it takes
 // gets its reply (or its share of a multicast reply) out of it.
@@ -84,7 +86,7 @@ struct McStageContext {
   ClockDomain& clk;        // the partition's core clock (its L2's)
   unsigned node;           // the partition's network node
   const AddressMap& map;   // global -> partition-local addresses
-  const Cache* l2 = nullptr;  // the partition's L2, read-only (tag look-ups: Cache::present); may be null
+  Cache* l2 = nullptr;     // the partition's L2: tag look-ups (Cache::present) and its policy hook points; may be null
 };
 
 // Name -> how to build a stage. A value, not a process-wide table: whoever builds partitions

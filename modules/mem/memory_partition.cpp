@@ -88,9 +88,9 @@ void MemoryPartition::build_stages(const McStageRegistry& registry, ClockDomain&
     std::unique_ptr<McStage> st = e.make(s.c_str(), p_.stage_params.at(s), McStageContext{core, node, map, &l2_});
     if (!st) error(name(), "the registry built no stage for '", s, "'");
     const bool req = st->in() || st->to_l2(), rep = st->from_l2() || st->out();
-    if ((req && !(st->in() && st->to_l2())) || (rep && !(st->from_l2() && st->out())) || (!req && !rep))
+    if ((req && !(st->in() && st->to_l2())) || (rep && !(st->from_l2() && st->out())))
       error(name(), "stage '", s, "' must give both in() and to_l2() (request path), both from_l2() and out() ",
-            "(reply path), or both pairs");
+            "(reply path), both pairs, or neither (a stage working through the L2's hook points)");
     stages_.push_back(std::move(st));
   }
   // From the L2 toward the NI: each stage's L2 side binds to what is behind it on its path.

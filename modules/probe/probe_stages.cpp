@@ -38,7 +38,7 @@ void register_probe_mc_stages(McStageRegistry& registry) {
   McStageRegistry::Entry e;
   e.description =
       "paper 000 LA-LLC comparison point: the L2 keeps each line's last sharer and forwards an L2-hit read to it "
-      "(needs the 'probe' SM-side stage at every core); parameters mc.stage_params.la_llc.{queue}";
+      "(the L2's read policy, no queue of its own; needs the 'probe' SM-side stage at every core); no parameters";
   e.params = stage_params_of<LastSharerLlc::Params>();
   e.make = [](const char* name, const json& params, const McStageContext& c) -> std::unique_ptr<McStage> {
     return std::make_unique<LastSharerLlc>(name, params_from_json<LastSharerLlc::Params>(params, "mc.stage_params.la_llc"),

@@ -316,3 +316,51 @@ TEST_CASE("Cache hooks: the miss observer is called once per fetch, eviction obs
   CHECK(ev1.size() == 2);
   CHECK(invariant_failures().empty());
 }
+
+TEST_CASE("Cache hooks: a read policy is asked once per read taken and may answer a hit with another message",
+          "[cache][hooks][read_policy]") {
+  Bench b("b", Cache::Params{});
+  const uint64_t A = 0x1000;
+  std::vector<std::pair<uint64_t, bool>> asked;  // (tag, hit)
+  b.cache.set_read_policy([&](Payload&, MemExt& e, bool hit) {
+    asked.emplace_back(e.pc, hit);
+    if (hit && e.pc == 3) {  // a forward, as LA-LLC sends one: header only, to node 7
+      e.kind = MemKind::Probe;
+      e.is_reply = true;
+      e.dst = 7;
+      return true;
+    }
+    return e.pc == 1;  // true for a miss: ignored
+  });
+  b.read(10, A, 1);   // miss: looked up 11, fetch 11, fill latched 22 answers it at 22
+  b.read(12, A, 2);   // merges into its MSHR: answered at 23
+  b.write(20, A, 5);  // not asked
+  b.read(30, A, 3);   // hit at 31, redirected: the forward leaves at 31 + 1 = 32, in place of the data
+  b.read(40, A, 4);   // hit at 41, not redirected: data at 42
+  b.run_to(100);
+  CHECK(asked == std::vector<std::pair<uint64_t, bool>>{{1, false}, {2, false}, {3, true}, {4, true}});
+  std::vector<std::pair<uint64_t, uint64_t>> reads;  // (tag, cycle)
+  for (const auto& r : b.replies()) {
+    if (r.ext.kind == MemKind::Write) continue;
+    reads.emplace_back(r.ext.pc, r.cycle);
+    CHECK(r.ext.is_reply);
+    CHECK(r.ext.dst == (r.ext.pc == 3 ? 7u : kSmNode));
+    CHECK(r.ext.kind == (r.ext.pc == 3 ? MemKind::Probe : MemKind::Read));
+  }
+  CHECK(reads == std::vector<std::pair<uint64_t, uint64_t>>{{1, 22}, {2, 23}, {3, 32}, {4, 42}});
+  CHECK(b.mem.of_kind(MemKind::Read).size() == 1);  // one fetch: the policy's true for the miss changed nothing
+  CHECK(stat(b.cache, "read_hits") == 2);
+  CHECK(stat(b.cache, "redirected_hits") == 1);
+  CHECK(stat(b.cache, "read_misses") == 1);
+  CHECK(stat(b.cache, "mshr_merges") == 1);
+  CHECK(invariant_failures().empty());
+}
+
+TEST_CASE("Cache hooks: a read policy needs whole-line fetch", "[cache][hooks][read_policy]") {
+  Cache::Params p;
+  p.sectored = true;
+  p.fetch_granularity = "sector";
+  Bench b("b", p);
+  REQUIRE_THROWS_WITH(b.cache.set_read_policy([](Payload&, MemExt&, bool) { return false; }),
+                      Catch::Contains("set_read_policy needs fetch_granularity = line"));
+}

@@ -23,11 +23,12 @@ namespace {
 
 constexpr unsigned kSm = 5;
 
-// Stage types "a" (tag 1), "b" (tag 2), "q" (tag 3, request path only) and "r" (tag 4, reply
-// path only): one TagStage type, told apart by the parameters the partition hands each name.
+// Stage types "a" (tag 1), "b" (tag 2), "q" (tag 3, request path only), "r" (tag 4, reply
+// path only) and "n" (tag 5, on neither path: a stage that works through the L2's hook points):
+// one TagStage type, told apart by the parameters the partition hands each name.
 McStageRegistry test_stages(std::vector<TagStage::Pass>* log) {
   McStageRegistry r;
-  for (const char* n : {"a", "b", "q", "r"}) r.add(n, TagStage::entry(log));
+  for (const char* n : {"a", "b", "q", "r", "n"}) r.add(n, TagStage::entry(log));
   return r;
 }
 
@@ -37,7 +38,8 @@ P chain(std::vector<std::string> names) {
   p.stage_params = {{"a", {{"tag", 1}}},
                     {"b", {{"tag", 2}}},
                     {"q", {{"tag", 3}, {"replies", false}}},
-                    {"r", {{"tag", 4}, {"requests", false}}}};
+                    {"r", {{"tag", 4}, {"requests", false}}},
+                    {"n", {{"tag", 5}, {"requests", false}, {"replies", false}}}};
   for (auto it = p.stage_params.begin(); it != p.stage_params.end();)  // only the listed ones
     it = std::find(p.stages.begin(), p.stages.end(), it.key()) == p.stages.end() ? p.stage_params.erase(it) : ++it;
   return p;
@@ -146,6 +148,12 @@ TEST_CASE("MemoryPartition stages: a stage on one path only is skipped by the ot
   check_chain({"q", "a", "r"}, 31, 3141, "qa", "ra");
 }
 
+TEST_CASE("MemoryPartition stages: a stage on neither path is in the chain and on no message path",
+          "[partition][stages]") {
+  // n: no ports (works through the L2's hook points). Chain [n, a] behaves as [a] alone.
+  check_chain({"n", "a"}, 1, 11, "a", "a");
+}
+
 TEST_CASE("MemoryPartition stages: the MC stall is the reply stage nearest the NI", "[partition][stages]") {
   // Chain [q, a]: q is not on the reply path, so a's out() is the partition's out() and its
   // stall the MC stall. The NI (8 entries) takes nothing until cycle 2000: of 12 replies, the
@@ -207,7 +215,7 @@ TEST_CASE("MemoryPartition stages: an unknown stage is an error naming the regis
   P p = chain({"a", "pcux"});
   REQUIRE_THROWS_WITH(MemoryPartition("mc", p, core, dram_clk, 0, map, test_stages(nullptr)),
                       Catch::Contains("unknown memory-partition stage 'pcux' in mc.stages") &&
-                          Catch::Contains("known stages: a, b, q, r"));
+                          Catch::Contains("known stages: a, b, n, q, r"));
   // Without a registry (the default argument), no stage is known.
   REQUIRE_THROWS_WITH(MemoryPartition("mc2", chain({"a"}), core, dram_clk, 0, map),
                       Catch::Contains("unknown memory-partition stage 'a'") &&

@@ -182,26 +182,18 @@ TEST_CASE("mesh_gpu probe: LA-LLC forwards L2-hit reads to the last sharer, each
   CHECK(m.at("la_llc_precision").get<double>() == Approx(sent / forwards));
 }
 
-// The control (forward = false): the same stage and queues, every read served by the L2 and
-// answered once; the last sharers are still recorded, nothing is forwarded.
-TEST_CASE("mesh_gpu probe: LA-LLC with forward = false serves every read from the L2", "[mesh_gpu][probe][la_llc]") {
+// LA-LLC is the L2's read policy (Cache::set_read_policy), not a stage on the message paths: it
+// adds no queue or latch in front of the L2 (an earlier model's queues alone made histogram 7.6%
+// faster with nothing forwarded).
+TEST_CASE("mesh_gpu probe: LA-LLC adds no queue to a partition: its ports are its L2's own", "[mesh_gpu][probe][la_llc]") {
   json overlay = probe_overlay("never", 1, 1, 1, "supplier");
-  overlay["mc"] = {{"stages", {"la_llc"}}, {"stage_params", {{"la_llc", {{"forward", false}}}}}};
+  overlay["mc"] = {{"stages", {"la_llc"}}};
   GpuBench b(small_params("hpca6x6", overlay), "bfs", kSmall);
-  REQUIRE(b.run(5000000));
-  require_drained_and_answered_once(b);
-  double forwards = 0, reads = 0, remote = 0;
+  REQUIRE(b.gpu.block().mc_count() > 0);
   for (unsigned i = 0; i < b.gpu.block().mc_count(); ++i) {
-    const auto* st = dynamic_cast<const probe::LastSharerLlc*>(b.gpu.block().mc(i).stage("la_llc"));
-    REQUIRE(st);
-    forwards += double(st->forwards());
+    auto& mc = b.gpu.block().mc(i);
+    REQUIRE(mc.stage("la_llc"));
+    CHECK(&mc.in() == &mc.l2().up_in);
+    CHECK(&mc.out() == &mc.l2().up_out);
   }
-  for (unsigned i = 0; i < b.gpu.sm_count(); ++i) {
-    const auto& h = dynamic_cast<const probe::ProbeHandler&>(b.gpu.block().sm(i).front(0));
-    reads += double(h.stat("read_misses"));
-    remote += double(h.stat("remote_answers"));
-  }
-  CHECK(reads > 0);
-  CHECK(forwards == 0);
-  CHECK(remote == 0);
 }
